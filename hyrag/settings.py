@@ -1,0 +1,103 @@
+"""Every tunable number of the engine, named, documented and validated once.
+
+Defaults come from the seeds (the section is cited beside each). Under fusion the retrieval
+thresholds apply to each strategy's own normalised similarity (cosine for vectors, BM25 divided
+by the query's best BM25 score), never to RRF scores, which have no absolute scale.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, fields, replace
+
+from hyrag.errors import SettingsError
+
+
+@dataclass(frozen=True)
+class Settings:
+    # --- Pool-Gated Retrieval (seed 000, section IV) ---
+    horizon_threshold: float = 0.25  # theta_H: minimum similarity to enter the Horizon
+    horizon_max: int = 20  # N_H: Horizon size
+    warrant_threshold: float = 0.50  # theta_W: minimum similarity to be warranted
+    warrant_top_k: int = 5  # candidates offered to the Warrant gate
+    # --- CSGR++ retrieval (seed 003, eq. 9) ---
+    rrf_k: int = 60  # RRF dampening constant: 1/(k + rank); 60 as in Cormack et al. 2009
+    # --- ECR (seed 003, section 3 and 4.1) ---
+    ecr_epsilon: float = 0.3  # bits; eq. 11' epistemic sufficiency
+    ecr_budget: int = 10  # T: at most this many claims evaluated
+    ecr_lambda: float = 0.05  # eq. 6 weight of ConflictPotential
+    ecr_trigger_candidates: int = 15  # trigger when MORE than this many candidate claims
+    ecr_trigger_variance: float = 0.15  # trigger when claim-confidence variance exceeds this
+    ecr_p_support: float = 0.7  # P(X_c=1 | a) when c supports a (CONTRACT.md likelihood model)
+    ecr_p_other: float = 0.3  # P(X_c=1 | a) when c does not support a
+    # --- Ingestion (seed 003, section 4.1) ---
+    header_overlap: float = 0.70  # a row repeating >= this share of header tokens is skipped
+    dry_run_rows: int = 200  # SchemaFeedbackLoop dry-run size
+    numeric_min_parse_rate: float = 0.80  # a "numeric" column must parse at least this share
+    time_min_parse_rate: float = 0.80  # a "time" column must parse at least this share
+    categorical_max_distinct: int = 50  # more distinct strings than this -> text, not categorical
+    categorical_max_ratio: float = 0.5  # distinct/non-null above this -> not categorical
+    conf_cell: float = 0.95  # conf_base of a clean table cell
+    conf_aggregate: float = 0.90  # conf_base of a derived aggregate
+    conf_text: float = 0.75  # conf_base of a claim read from prose (lower than a cell)
+    fiscal_year_start_month: int = 1  # fiscal years are calendar years unless told otherwise
+    # --- Answering (seed 003, section 4.3) ---
+    crag_retries: int = 2  # CRAG correction attempts at most
+    # --- SQL route ---
+    sql_row_cap: int = 1000
+    sql_timeout_s: float = 10.0
+
+    def __post_init__(self) -> None:
+        for name in (
+            "horizon_threshold",
+            "warrant_threshold",
+            "header_overlap",
+            "numeric_min_parse_rate",
+            "time_min_parse_rate",
+            "categorical_max_ratio",
+            "conf_cell",
+            "conf_aggregate",
+            "conf_text",
+            "ecr_p_support",
+            "ecr_p_other",
+        ):
+            v = getattr(self, name)
+            if not isinstance(v, int | float) or not 0.0 <= v <= 1.0:
+                raise SettingsError(f"{name} must be a number in [0, 1], got {v!r}")
+        for name in (
+            "horizon_max",
+            "warrant_top_k",
+            "rrf_k",
+            "ecr_budget",
+            "dry_run_rows",
+            "sql_row_cap",
+            "categorical_max_distinct",
+            "crag_retries",
+        ):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < (0 if name == "crag_retries" else 1):
+                raise SettingsError(f"{name} must be a positive integer, got {v!r}")
+        if self.ecr_epsilon < 0:
+            raise SettingsError(f"ecr_epsilon must be >= 0 bits, got {self.ecr_epsilon!r}")
+        if self.ecr_lambda < 0:
+            raise SettingsError(f"ecr_lambda must be >= 0, got {self.ecr_lambda!r}")
+        if self.sql_timeout_s <= 0:
+            raise SettingsError(f"sql_timeout_s must be > 0 seconds, got {self.sql_timeout_s!r}")
+        if not 1 <= self.fiscal_year_start_month <= 12:
+            raise SettingsError(
+                f"fiscal_year_start_month must be 1..12, got {self.fiscal_year_start_month!r}"
+            )
+
+    def with_(self, **changes: object) -> Settings:
+        names = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise SettingsError(f"unknown setting(s) {unknown}; valid: {sorted(names)}")
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def default_kb_path() -> str:
+    return os.environ.get("HYRAG_KB") or "./hyrag_kb"

@@ -1,0 +1,1 @@
+"""ReverseVerifier and the answerability gate: no database code."""
