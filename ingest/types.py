@@ -69,3 +69,94 @@ class Passage:
     text: str
     page: int | None = None
     paragraph: int = 0
+
+
+@dataclass(frozen=True)
+class Locator:
+    """Where a claim comes from, precise enough to open the file and point at it.
+
+    Tables: file, sheet (XLSX) or page (PDF), table index, row (1-based row in the file/sheet),
+    column (header text) and cell address. Prose: file, page, paragraph, sentence (0-based index
+    within the paragraph) and span (character offsets of the value within the sentence, which
+    keeps two facts of one sentence apart).
+    """
+
+    file: str
+    sheet: str | None = None
+    page: int | None = None
+    table: int | None = None
+    row: int | None = None
+    column: str | None = None
+    cell: str | None = None
+    paragraph: int | None = None
+    sentence: int | None = None
+    span: tuple[int, int] | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """Only the fields that are set, in a fixed order: the canonical form hashed into ids."""
+        out: dict[str, object] = {}
+        for name in (
+            "file", "sheet", "page", "table", "row", "column", "cell",
+            "paragraph", "sentence", "span",
+        ):
+            v = getattr(self, name)
+            if v is not None:
+                out[name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    def describe(self) -> str:
+        """Human form for citations: 'sales.csv, row 12, column revenue (D12)'."""
+        d = self.to_dict()
+        parts = [str(d.pop("file"))]
+        if "sheet" in d:
+            parts.append(f"sheet {d['sheet']}")
+        if "page" in d:
+            parts.append(f"page {d['page']}")
+        if "row" in d:
+            parts.append(f"row {d['row']}")
+        if "column" in d:
+            parts.append(f"column {d['column']}")
+        if "cell" in d:
+            parts.append(f"cell {d['cell']}")
+        if "paragraph" in d:
+            parts.append(f"paragraph {d['paragraph']}")
+        if "sentence" in d:
+            parts.append(f"sentence {d['sentence']}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """One atomic, self-contained statement with its provenance (CONTRACT.md 'Values and
+    periods'). The engine adds claim_id (from the source's sha256, kind and locator) when
+    storing it; ingest never needs the database.
+    """
+
+    kind: str  # "cell" | "aggregate" | "text" | "summary"
+    text: str  # a full sentence that stands alone
+    locator: Locator
+    entity: str | None = None
+    attribute: str | None = None
+    value_text: str | None = None  # as displayed: "1,410.2", "(620.0)", "13.1%"
+    value_num: float | None = None  # displayed number with its sign: 1410.2, -620.0, 13.1
+    scale: str = ""  # "" | "thousand" | "million" | "billion" | "percent"
+    unit: str = ""  # "USD", "NOK", "%", "days", ""
+    value_base: float | None = None  # value_num times the scale multiplier (percent as is)
+    time_key: str | None = None  # canonical period: "2024", "2024Q1", "2024-03", ...
+    period_start: dt.date | None = None
+    period_end: dt.date | None = None
+    order_key: float | None = None
+    conf_base: float = 0.95
+    table: str | None = None  # typed table the cell belongs to
+    derived_from: tuple[Locator, ...] = ()  # aggregates: component cells; text: none
+
+
+@dataclass(frozen=True)
+class RelationRecord:
+    """(head, relation, tail) read from a sentence; `locator` is the sentence's claim."""
+
+    head: str
+    relation: str
+    tail: str
+    locator: Locator
+    text: str = ""
