@@ -73,3 +73,24 @@ class TimeKeyError(IngestError):
 
 class SchemaInferenceError(IngestError):
     """The table's shape defeats schema inference (no header, no columns)."""
+
+
+class RaggedRowError(UnreadableFileError):
+    """A delimited row has more fields than its header: the columns cannot be lined up.
+
+    `row` is the 1-based physical line; `found` and `expected` are the field counts, so the
+    message alone tells the user what to fix in a text editor.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        row: int | None = None,
+        found: int | None = None,
+        expected: int | None = None,
+    ) -> None:
+        super().__init__(message, source=source, row=row)
+        self.found = found
+        self.expected = expected

@@ -91,13 +91,14 @@ class Locator:
     paragraph: int | None = None
     sentence: int | None = None
     span: tuple[int, int] | None = None
+    aggregate: str | None = None  # derived claims: "sum(revenue) | region=North | 2024Q1"
 
     def to_dict(self) -> dict[str, object]:
         """Only the fields that are set, in a fixed order: the canonical form hashed into ids."""
         out: dict[str, object] = {}
         for name in (
             "file", "sheet", "page", "table", "row", "column", "cell",
-            "paragraph", "sentence", "span",
+            "paragraph", "sentence", "span", "aggregate",
         ):
             v = getattr(self, name)
             if v is not None:

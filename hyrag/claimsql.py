@@ -1,0 +1,273 @@
+"""Cell claims, items and aggregates generated set-wise inside DuckDB.
+
+A 100,000 x 12 sheet is 1.2 million cells; building each sentence and its sha256 id in a Python
+loop costs seconds, so the store asks DuckDB to do it over the staged frame. The sentence
+template and id recipe are the ones of `hyrag.store.claim_id` (CONTRACT.md: sha256 over source
+sha256, kind and the canonical locator JSON); `tests/comparison/` rebuilds sample claims in pure
+Python and checks both paths give the same ids and text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+
+from ingest.schema import Role
+from ingest.typed import ClaimColumn, TypedTable
+
+AGGREGATE_MAX_GROUPS = 20  # a categorical column with more groups is not aggregated by
+AGGREGATE_LINK_LIMIT = 200  # derived_from links are stored for groups up to this size
+
+
+def lit(value: object) -> str:
+    """A SQL literal for a constant chosen by the engine (names, headers, file names)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | float):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _loc_prefix(file: str, t: TypedTable) -> list[str]:
+    """json_object arguments for the parts of a locator shared by a whole table."""
+    parts = ["'file'", lit(file)]
+    if t.sheet is not None:
+        parts += ["'sheet'", lit(t.sheet)]
+    if t.page is not None:
+        parts += ["'page'", lit(t.page)]
+    if t.sheet is not None or t.page is not None:
+        parts += ["'table'", lit(t.table_index)]
+    return parts
+
+
+def _item_id_sql(sha: str, file: str, t: TypedTable) -> str:
+    key = f"{sha}|item|{file}|{t.sheet or ''}|{t.page or ''}|{t.table_index}|"
+    return f"substr(sha256({lit(key)} || CAST(__row AS VARCHAR)), 1, 16)"
+
+
+def insert_items(
+    con: duckdb.DuckDBPyConnection, stg: str, sha: str, source_id: str, file: str, t: TypedTable,
+    table_name: str,
+) -> None:
+    con.execute(
+        f"""INSERT INTO items
+        SELECT DISTINCT {_item_id_sql(sha, file, t)}, {lit(source_id)}, {lit(table_name)},
+               __row, first(__entity) OVER (PARTITION BY __row)
+        FROM {stg}"""
+    )
+
+
+def _value_exprs(cc: ClaimColumn, t: TypedTable) -> tuple[str, str, str, str, str]:
+    c = ident(cc.column)
+    if cc.role is Role.NUMERIC:
+        return (
+            ident(cc.column + "__text"),
+            f"CAST({c} AS DOUBLE)",
+            f"coalesce({ident(cc.column + '__scale')}, '')",
+            f"coalesce({ident(cc.column + '__unit')}, '')",
+            f"CAST({ident(cc.column + '__base')} AS DOUBLE)",
+        )
+    return (f"CAST({c} AS VARCHAR)", "NULL", "''", "''", "NULL")
+
+
+def insert_cell_claims(
+    con: duckdb.DuckDBPyConnection,
+    stg: str,
+    sha: str,
+    source_id: str,
+    file: str,
+    t: TypedTable,
+    table_name: str,
+    conf: float,
+) -> int:
+    """One claim per non-empty claimable cell; returns how many."""
+    total = 0
+    time_col = t.schema.time_column
+    for cc in t.claim_columns:
+        vt, vn, sc, un, vb = _value_exprs(cc, t)
+        header = lit(cc.header) if cc.header is not None else "__header"
+        cell = (lit(cc.letter) + " || CAST(__row AS VARCHAR)") if cc.letter else "__cell"
+        attribute = lit(cc.attribute) if cc.attribute is not None else "CAST(__attribute AS VARCHAR)"
+        loc = cell_loc_sql(file, t, "__row", header, cell)
+        if cc.column == time_col or cc.role is not Role.NUMERIC:
+            # A period qualifies a measure; a row's category or name is not "as of" its date.
+            period = "''"
+        else:
+            period = (
+                "CASE WHEN __time_key IS NULL THEN '' WHEN __grain = 'date' "
+                "THEN ' on ' || __time_key ELSE ' in ' || __time_key END"
+            )
+        if cc.role is Role.NUMERIC:
+            suffix = (
+                f"CASE WHEN {sc} IN ('thousand', 'million', 'billion') "
+                f"AND NOT regexp_matches(lower({vt}), '(k|m|bn|b|thousand|million|billion)$') "
+                f"THEN ' ' || {sc} ELSE '' END || "
+                f"CASE WHEN {un} <> '' AND strpos(upper({vt}), upper({un})) = 0 "
+                f"AND NOT ({un} = '%' AND {sc} = 'percent') "
+                f"THEN (CASE WHEN {un} = '%' THEN '' ELSE ' ' END) || {un} ELSE '' END"
+            )
+        else:
+            suffix = "''"
+        text = (
+            f"{lit(table_name)} || ' ' || coalesce(CAST(__entity AS VARCHAR), '') || "
+            "CASE WHEN coalesce(__context, '') <> '' THEN ' (' || __context || ')' ELSE '' END "
+            f"|| ': ' || {attribute} || {period} || ' was ' || {vt} || {suffix} || '.'"
+        )
+        timed = "CASE WHEN TRUE THEN" if period != "''" else "CASE WHEN FALSE THEN"
+        where = f"{ident(cc.column)} IS NOT NULL"
+        if cc.role is Role.NUMERIC:
+            where += f" AND {vt} IS NOT NULL"
+        sql = f"""
+        INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity, attribute,
+            value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
+            order_key, text, locator, file, sheet, page, row_num, column_name, cell, conf_base)
+        SELECT substr(sha256({lit(sha + '|cell|')} || loc), 1, 16), {lit(source_id)}, item_id,
+            'cell', {lit(table_name)}, entity, attribute, vt, vn, sc, un, vb, time_key,
+            period_start, period_end, order_key, text, loc, {lit(file)}, {lit(t.sheet)},
+            {lit(t.page)}, __row, col, cell, {lit(conf)}
+        FROM (
+            SELECT {_item_id_sql(sha, file, t)} AS item_id,
+                CAST(__entity AS VARCHAR) AS entity, {attribute} AS attribute,
+                {vt} AS vt, {vn} AS vn, {sc} AS sc, {un} AS un, {vb} AS vb,
+                {timed} __time_key END AS time_key,
+                {timed} CAST(__period_start AS DATE) END AS period_start,
+                {timed} CAST(__period_end AS DATE) END AS period_end,
+                {timed} CAST(__order_key AS DOUBLE) END AS order_key,
+                {text} AS text, {loc} AS loc, __row, {header} AS col, {cell} AS cell
+            FROM {stg} WHERE {where}
+        )
+        """
+        con.execute(sql)
+        total += con.execute(
+            f"SELECT count(*) FROM {stg} WHERE {where}"
+        ).fetchone()[0]
+    return total
+
+
+def cell_loc_sql(file: str, t: TypedTable, row: str, header: str, cell: str) -> str:
+    """Locator JSON of a cell claim, from SQL expressions for its row, header and address."""
+    return (
+        f"json_object({', '.join(_loc_prefix(file, t))}, 'row', {row}, 'column', {header}, "
+        f"'cell', {cell})"
+    )
+
+
+def insert_aggregates(
+    con: duckdb.DuckDBPyConnection,
+    stg: str,
+    buckets: str,
+    levels: Sequence[str],
+    sha: str,
+    source_id: str,
+    file: str,
+    t: TypedTable,
+    table_name: str,
+    conf: float,
+) -> int:
+    """Totals and means per group and period, each citing its component cells.
+
+    `buckets(row_id, level, key, start_date, end_date, order_key)` maps every staged row to its
+    period at each level, with bounds and order keys from the time-key parser. Groups are each
+    categorical column with few values, plus the whole table. A mean cites the same cells as
+    its total; groups larger than AGGREGATE_LINK_LIMIT keep their provenance as the predicate
+    in the locator's `aggregate` field instead of enumerated links.
+    """
+    if t.melted or t.schema.time_column is None:
+        return 0
+    numeric = [cc for cc in t.claim_columns if cc.role is Role.NUMERIC and cc.header and cc.letter]
+    if not numeric:
+        return 0
+    groups: list[str | None] = [None]
+    for c in t.schema.columns:
+        if c.role is Role.CATEGORICAL and 2 <= c.distinct <= AGGREGATE_MAX_GROUPS:
+            groups.append(c.name)
+    prefix = ", ".join(_loc_prefix(file, t))
+    # Long forms: one row per (row, measure) and per (row, group), then a single grouped join.
+    measures = " UNION ALL ".join(
+        f"""SELECT __rid AS rid, __row AS row_num, {lit(cc.header)} AS header,
+                {lit(cc.letter)} AS letter, CAST({ident(cc.column)} AS DOUBLE) AS v,
+                CAST({ident(cc.column + '__base')} AS DOUBLE) AS vbase,
+                coalesce({ident(cc.column + '__scale')}, '') AS sc,
+                coalesce({ident(cc.column + '__unit')}, '') AS un
+            FROM {stg} WHERE {ident(cc.column)} IS NOT NULL"""
+        for cc in numeric
+    )
+    group_parts = [f"SELECT __rid AS rid, CAST(NULL AS VARCHAR) AS gname, "
+                   f"CAST(NULL AS VARCHAR) AS grp FROM {stg}"]
+    for g in groups[1:]:
+        assert g is not None
+        group_parts.append(
+            f"SELECT __rid, {lit(t.schema.column(g).header)}, CAST({ident(g)} AS VARCHAR) "
+            f"FROM {stg} WHERE {ident(g)} IS NOT NULL"
+        )
+    level_list = ", ".join(lit(x) for x in levels)
+    con.execute(
+        f"""CREATE OR REPLACE TEMP TABLE agg_base AS
+        SELECT m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date,
+            k.order_key, count(*) AS n, sum(m.v) AS s, avg(m.v) AS a, sum(m.vbase) AS sb,
+            avg(m.vbase) AS ab, any_value(m.sc) AS sc, any_value(m.un) AS un,
+            CASE WHEN count(*) <= {AGGREGATE_LINK_LIMIT}
+                THEN list(m.row_num ORDER BY m.row_num) END AS rows
+        FROM ({measures}) m
+        JOIN ({" UNION ALL ".join(group_parts)}) g ON g.rid = m.rid
+        JOIN {buckets} k ON k.row_id = m.rid AND k.level IN ({level_list})
+        GROUP BY m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date,
+            k.order_key
+        HAVING count(DISTINCT m.sc) = 1"""
+    )
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE agg_tmp AS
+        SELECT 'sum' AS fn, 'total ' || header AS attribute, header, letter, gname, grp, key,
+            start_date, end_date, order_key, n, s AS v, sb AS vbase, sc, un, rows FROM agg_base
+        UNION ALL
+        SELECT 'avg', 'average ' || header, header, letter, gname, grp, key, start_date,
+            end_date, order_key, n, a, ab, sc, un, rows FROM agg_base"""
+    )
+    con.execute(
+        f"""CREATE OR REPLACE TEMP TABLE agg_claims AS
+        SELECT *, substr(sha256({lit(sha + '|aggregate|')} || loc), 1, 16) AS claim_id FROM (
+            SELECT *,
+                json_object({prefix}, 'column', header, 'aggregate',
+                    fn || '(' || header || ') | ' || coalesce(gname || '=' || grp, 'all')
+                    || ' | ' || key) AS loc,
+                CASE WHEN v = round(v) AND abs(v) < 1e15
+                    THEN CAST(CAST(v AS HUGEINT) AS VARCHAR) ELSE printf('%.2f', v) END AS vt
+            FROM agg_tmp)"""
+    )
+    con.execute(
+        f"""INSERT INTO claims (claim_id, source_id, kind, table_name, entity, attribute,
+            value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
+            order_key, text, locator, file, sheet, page, column_name, conf_base)
+        SELECT claim_id, {lit(source_id)}, 'aggregate', {lit(table_name)},
+            coalesce(grp, {lit(table_name)}), attribute, vt, v, sc, un, vbase, key,
+            start_date, end_date, order_key,
+            {lit(table_name)} || coalesce(' ' || gname || ' ' || grp, '') || ': ' || attribute
+                || ' in ' || key || ' was ' || vt
+                || CASE WHEN sc IN ('thousand', 'million', 'billion') THEN ' ' || sc ELSE '' END
+                || CASE WHEN un <> '' THEN ' ' || un ELSE '' END
+                || ' (' || CASE fn WHEN 'sum' THEN 'sum' ELSE 'mean' END || ' of ' || n
+                || ' rows).',
+            loc, {lit(file)}, {lit(t.sheet)}, {lit(t.page)}, header, {lit(conf)}
+        FROM agg_claims"""
+    )
+    con.execute(
+        f"""INSERT INTO claim_links (src, dst, kind, note, created_at)
+        SELECT claim_id,
+            substr(sha256({lit(sha + '|cell|')} || {
+                cell_loc_sql(file, t, "r", "header", "letter || CAST(r AS VARCHAR)")}), 1, 16),
+            'derived_from', fn, now()
+        FROM (SELECT claim_id, header, letter, fn, unnest(rows) AS r FROM agg_claims
+              WHERE rows IS NOT NULL)"""
+    )
+    n = con.execute("SELECT count(*) FROM agg_claims").fetchone()[0]
+    con.execute("DROP TABLE agg_tmp")
+    con.execute("DROP TABLE agg_base")
+    con.execute("DROP TABLE agg_claims")
+    return int(n)

@@ -1,0 +1,564 @@
+"""One file in, one transaction: sources, typed tables, schemas, items, claims, links.
+
+Parsing happens before the transaction opens (it is pure Python and may fail on a bad row);
+writing happens inside it, so a failure at any point leaves every table as it was. Identity is
+content: the same bytes for the same tenant are the same source and ingesting them again changes
+nothing; new bytes at the same location are a new version that supersedes the old one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from hyrag import claimsql
+from hyrag.claimsql import ident, lit
+from hyrag.errors import HyragError, IngestFailed
+from hyrag.settings import Settings
+from hyrag.store import Store, content_id, locator_json
+from ingest.errors import IngestError, UnsupportedFormatError
+from ingest.schema import SchemaOptions, safe_identifier
+from ingest.timekeys import parse_time_key
+from ingest.typed import TypedTable, prepare_table
+from ingest.types import ClaimRecord, Passage, RawTable, RelationRecord
+
+TABLE_EXTENSIONS = (".csv", ".tsv", ".xlsx", ".xlsm")
+TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
+PDF_EXTENSIONS = (".pdf",)
+SUPPORTED = TABLE_EXTENSIONS + TEXT_EXTENSIONS + PDF_EXTENSIONS
+RESERVED = frozenset(
+    {"meta", "sources", "kb_tables", "schemas", "schema_adjustments", "items", "claims",
+     "claim_links", "relations", "audit", "attributes"}
+)
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    source: str
+    source_id: str
+    status: str  # "ingested" | "unchanged" | "new_version"
+    tables: tuple[str, ...] = ()
+    claims: int = 0
+    links: int = 0
+    seconds: float = 0.0
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "source_id": self.source_id,
+            "status": self.status,
+            "tables": list(self.tables),
+            "claims": self.claims,
+            "links": self.links,
+            "seconds": round(self.seconds, 3),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a file holds once read: tables and prose, nothing written yet."""
+
+    tables: tuple[TypedTable, ...]
+    passages: tuple[Passage, ...] = ()
+    text_claims: tuple[ClaimRecord, ...] = ()
+    relations: tuple[RelationRecord, ...] = ()
+
+
+def file_sha256(path: Path) -> tuple[str, int]:
+    h = hashlib.sha256()
+    size = 0
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size
+
+
+def frame_sha256(df: pd.DataFrame) -> str:
+    """A DataFrame's identity: its columns, index and values, not its object id."""
+    h = hashlib.sha256()
+    h.update(repr(list(map(str, df.columns))).encode())
+    h.update(pd.util.hash_pandas_object(df, index=True).values.tobytes())
+    return h.hexdigest()
+
+
+def _schema_options(s: Settings) -> SchemaOptions:
+    return SchemaOptions(
+        dry_run_rows=s.dry_run_rows,
+        numeric_min_parse_rate=s.numeric_min_parse_rate,
+        time_min_parse_rate=s.time_min_parse_rate,
+        categorical_max_distinct=s.categorical_max_distinct,
+        categorical_max_ratio=s.categorical_max_ratio,
+        fiscal_year_start_month=s.fiscal_year_start_month,
+    )
+
+
+def parse_file(path: Path, settings: Settings) -> Parsed:
+    """Read and type a file; raises IngestError naming the place."""
+    ext = path.suffix.lower()
+    opts = _schema_options(settings)
+    raw: list[RawTable] = []
+    passages: list[Passage] = []
+    if ext in TABLE_EXTENSIONS:
+        from ingest.readers import read_path
+
+        raw = list(read_path(path, header_overlap=settings.header_overlap))
+    elif ext in PDF_EXTENSIONS:
+        from ingest.pdf import read_pdf
+
+        tables, passages = read_pdf(path)
+        raw = list(tables)
+    elif ext in TEXT_EXTENSIONS:
+        from ingest.text import read_text_file
+
+        passages = list(read_text_file(path))
+    else:
+        raise UnsupportedFormatError(
+            f"no reader for {ext or 'files without an extension'}; supported: "
+            + ", ".join(SUPPORTED),
+            source=str(path),
+        )
+    return _finish(raw, passages, opts, settings)
+
+
+def parse_frame(df: pd.DataFrame, name: str, settings: Settings) -> Parsed:
+    from ingest.readers.frame import read_dataframe
+
+    raw = list(read_dataframe(df, name))
+    return _finish(raw, [], _schema_options(settings), settings)
+
+
+def parse_texts(texts: list[str], source: str, settings: Settings) -> Parsed:
+    from ingest.text import passages_from_strings
+
+    return _finish([], list(passages_from_strings(texts, source)), _schema_options(settings), settings)
+
+
+def _finish(
+    raw: list[RawTable], passages: list[Passage], opts: SchemaOptions, settings: Settings
+) -> Parsed:
+    typed = []
+    for t in raw:
+        if not t.header:
+            continue
+        try:
+            typed.append(prepare_table(t, opts))
+        except IngestError:
+            raise
+        except (ValueError, TypeError, KeyError) as e:
+            raise IngestError(
+                f"cannot type table {t.name!r}: {e}", source=t.source, sheet=t.sheet, page=t.page
+            ) from e
+    claims: list[ClaimRecord] = []
+    rels: list[RelationRecord] = []
+    if passages:
+        from ingest.textclaims import extract_claims
+
+        c, r = extract_claims(
+            passages,
+            conf_text=settings.conf_text,
+            fiscal_year_start_month=settings.fiscal_year_start_month,
+        )
+        claims, rels = list(c), list(r)
+    return Parsed(tuple(typed), tuple(passages), tuple(claims), tuple(rels))
+
+
+class Ingestor:
+    """Writes parsed files into a Store, one transaction per file."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        # Test hook: called between write steps so a failure can be injected mid-file.
+        self.step_hook: Callable[[str], None] | None = None
+
+    def _step(self, name: str) -> None:
+        if self.step_hook is not None:
+            self.step_hook(name)
+
+    # -- entry points ----------------------------------------------------------------------
+    def ingest_path(
+        self,
+        path: str | Path,
+        *,
+        tenant: str = "default",
+        classification: str = "internal",
+        effective_date: dt.date | None = None,
+        authority: int | None = None,
+    ) -> IngestReport:
+        p = Path(path)
+        if not p.exists():
+            raise IngestFailed("no such file", source=str(p))
+        if not p.is_file():
+            raise IngestFailed("not a file", source=str(p))
+        t0 = time.perf_counter()
+        sha, size = file_sha256(p)
+        uri = str(p.resolve())
+        source_id = content_id(tenant, sha)
+        if self._exists(source_id):
+            return IngestReport(p.name, source_id, "unchanged", seconds=time.perf_counter() - t0)
+        try:
+            parsed = parse_file(p, self.settings)
+        except IngestError as e:
+            self._fail(uri, e)
+            raise IngestFailed(
+                e.message, source=e.source or str(p), sheet=e.sheet, page=e.page, row=e.row
+            ) from e
+        return self._write(
+            parsed, uri=uri, name=p.name, kind=p.suffix.lower().lstrip("."), sha=sha, size=size,
+            tenant=tenant, classification=classification, effective_date=effective_date,
+            authority=authority, t0=t0,
+        )
+
+    def ingest_frame(
+        self, df: pd.DataFrame, name: str, *, tenant: str = "default",
+        classification: str = "internal",
+    ) -> IngestReport:
+        t0 = time.perf_counter()
+        sha = frame_sha256(df)
+        source_id = content_id(tenant, sha)
+        if self._exists(source_id):
+            return IngestReport(name, source_id, "unchanged")
+        try:
+            parsed = parse_frame(df, name, self.settings)
+        except IngestError as e:
+            raise IngestFailed(e.message, source=f"dataframe:{name}", row=e.row) from e
+        return self._write(
+            parsed, uri=f"dataframe:{name}", name=name, kind="dataframe", sha=sha,
+            size=int(df.memory_usage(deep=False).sum()), tenant=tenant,
+            classification=classification, effective_date=None, authority=None, t0=t0,
+        )
+
+    def ingest_texts(
+        self, texts: list[str], source: str, *, tenant: str = "default",
+        classification: str = "internal",
+    ) -> IngestReport:
+        t0 = time.perf_counter()
+        sha = hashlib.sha256("\x1e".join(texts).encode("utf-8")).hexdigest()
+        source_id = content_id(tenant, sha)
+        if self._exists(source_id):
+            return IngestReport(source, source_id, "unchanged")
+        try:
+            parsed = parse_texts(texts, source, self.settings)
+        except IngestError as e:
+            raise IngestFailed(e.message, source=source) from e
+        return self._write(
+            parsed, uri=f"text:{source}", name=source, kind="text", sha=sha,
+            size=sum(len(t) for t in texts), tenant=tenant, classification=classification,
+            effective_date=None, authority=None, t0=t0,
+        )
+
+    # -- internals -------------------------------------------------------------------------
+    def _exists(self, source_id: str) -> bool:
+        return bool(
+            self.store.count("SELECT count(*) FROM sources WHERE source_id = ?", [source_id])
+        )
+
+    def _fail(self, uri: str, e: Exception) -> None:
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        self.store.con.execute(
+            "INSERT INTO audit VALUES (?, NULL, ?, 'ingest_failed', NULL, ?)",
+            [content_id("ingest_failed", uri, now.isoformat()), now,
+             locator_json({"uri": uri, "error": str(e)})],
+        )
+
+    def _write(
+        self, parsed: Parsed, *, uri: str, name: str, kind: str, sha: str, size: int,
+        tenant: str, classification: str, effective_date: dt.date | None,
+        authority: int | None, t0: float,
+    ) -> IngestReport:
+        store = self.store
+        source_id = content_id(tenant, sha)
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        try:
+            with store.transaction() as con:
+                prev = con.execute(
+                    "SELECT source_id, version FROM sources WHERE uri = ? AND tenant = ? "
+                    "AND status = 'current'",
+                    [uri, tenant],
+                ).fetchall()
+                version = 1 + max((v for _, v in prev), default=0)
+                reused: dict[tuple, str] = {}
+                for old_id, _ in prev:
+                    reused.update(self._supersede(old_id, source_id))
+                self._step("supersede")
+                con.execute(
+                    "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, "
+                    "'current', NULL, ?)",
+                    [source_id, uri, name, kind, sha, size, version, tenant, classification,
+                     effective_date, authority, now,
+                     "\n".join(n for t in parsed.tables for n in t.notes) or None],
+                )
+                names: list[str] = []
+                total = 0
+                for t in parsed.tables:
+                    table_name = self._table_name(t, reused)
+                    names.append(table_name)
+                    total += self._write_table(t, table_name, sha, source_id, name, now)
+                    self._step(f"table:{table_name}")
+                total += self._write_text_claims(parsed, sha, source_id, name)
+                self._step("text")
+                for old_id, _ in prev:
+                    con.execute(
+                        "INSERT INTO claim_links SELECT n.claim_id, o.claim_id, 'supersedes', "
+                        "'new version of the source', now() FROM claims n JOIN claims o "
+                        "ON n.locator = o.locator AND n.kind = o.kind "
+                        "WHERE n.source_id = ? AND o.source_id = ?",
+                        [source_id, old_id],
+                    )
+                links = self._link_conflicts(source_id)
+                self._step("links")
+        except HyragError:
+            raise
+        except IngestError as e:
+            raise IngestFailed(e.message, source=name, sheet=e.sheet, page=e.page, row=e.row) from e
+        except Exception as e:  # the transaction rolled back; say which file
+            self._fail(uri, e)
+            raise IngestFailed(f"ingestion failed and was rolled back: {e}", source=name) from e
+        notes = tuple(n for t in parsed.tables for n in t.notes)
+        return IngestReport(
+            name, source_id, "new_version" if prev else "ingested", tuple(names), total, links,
+            time.perf_counter() - t0, notes,
+        )
+
+    def _supersede(self, old_id: str, new_id: str) -> dict[tuple, str]:
+        """Mark an older version superseded; hand its table names to the new version."""
+        con = self.store.con
+        con.execute(
+            "UPDATE sources SET status = 'superseded', superseded_by = ? WHERE source_id = ?",
+            [new_id, old_id],
+        )
+        con.execute("UPDATE claims SET superseded = TRUE WHERE source_id = ?", [old_id])
+        rows = con.execute(
+            "SELECT table_name, sheet, page, table_index FROM kb_tables WHERE source_id = ?",
+            [old_id],
+        ).fetchall()
+        out: dict[tuple, str] = {}
+        for table_name, sheet, page, ti in rows:
+            con.execute(f"DROP TABLE IF EXISTS {ident(table_name)}")
+            con.execute("DELETE FROM kb_tables WHERE table_name = ?", [table_name])
+            out[(sheet, page, ti)] = table_name
+        return out
+
+    def _table_name(self, t: TypedTable, reused: dict[tuple, str]) -> str:
+        key = (t.sheet, t.page, t.table_index)
+        if key in reused:
+            return reused.pop(key)
+        base = safe_identifier(t.name, fallback="table")
+        if base in RESERVED:
+            base = f"t_{base}"
+        taken = set(self.store.user_tables()) | RESERVED
+        name, k = base, 1
+        while name in taken:
+            k += 1
+            name = f"{base}_{k}"
+        return name
+
+    def _write_table(
+        self, t: TypedTable, table_name: str, sha: str, source_id: str, file: str,
+        now: dt.datetime,
+    ) -> int:
+        con = self.store.con
+        frame = t.frame.copy()
+        frame["__rid"] = range(len(frame))
+        stg = "hyrag_stage"
+        _flush(con)
+        con.register("hyrag_stage_frame", frame)
+        # One native copy: every later statement scans DuckDB storage, not pandas objects.
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {stg} AS SELECT * FROM hyrag_stage_frame")
+        _flush(con)
+        con.unregister("hyrag_stage_frame")
+        try:
+            cols = ", ".join(ident(c) for c in t.analyst_columns)
+            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}")
+            con.execute(
+                "INSERT INTO kb_tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [table_name, source_id, t.sheet, t.page, t.table_index, t.title, t.n_rows,
+                 t.melted, "\n".join(t.notes) or None],
+            )
+            for c in t.schema.columns:
+                con.execute(
+                    "INSERT INTO schemas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                    [source_id, table_name, c.name, c.header, c.position, c.role.value,
+                     _dtype_of(con, table_name, c.name), c.unit, c.scale, c.null_rate,
+                     c.parse_rate, c.distinct],
+                )
+            for a in t.schema.adjustments:
+                con.execute(
+                    "INSERT INTO schema_adjustments VALUES (?, ?, ?, ?, ?, ?, 'dry_run', ?)",
+                    [source_id, table_name, a.column, a.from_role.value, a.to_role.value,
+                     a.reason, now],
+                )
+            claimsql.insert_items(con, stg, sha, source_id, file, t, table_name)
+            n = claimsql.insert_cell_claims(
+                con, stg, sha, source_id, file, t, table_name, self.settings.conf_cell
+            )
+            self._step("cells")
+            levels = self._buckets(con, t)
+            if levels:
+                n += claimsql.insert_aggregates(
+                    con, stg, "hyrag_buckets", levels, sha, source_id, file, t, table_name,
+                    self.settings.conf_aggregate,
+                )
+        finally:
+            con.execute(f"DROP TABLE IF EXISTS {stg}")
+            con.execute("DROP TABLE IF EXISTS hyrag_buckets")
+        return n
+
+    def _buckets(self, con, t: TypedTable) -> list[str]:
+        """Rows -> the periods they aggregate into (quarter and year, or their own period)."""
+        if t.melted or t.schema.time_column is None or t.frame.empty:
+            return []
+        starts = t.frame["__period_start"]
+        grains = t.frame["__grain"]
+        keys = t.frame["__time_key"]
+        fy = self.settings.fiscal_year_start_month
+        memo: dict[str, object] = {}
+
+        def tk(key: str):
+            if key not in memo:
+                memo[key] = parse_time_key(key, fiscal_year_start_month=fy)
+            return memo[key]
+
+        rows = []
+        levels: set[str] = set()
+        for i, (start, grain, key) in enumerate(zip(starts, grains, keys, strict=True)):
+            if key is None or start is None or grain in (None, "ltm"):
+                continue
+            cands: list[tuple[str, str]] = []
+            if grain in ("date", "month"):
+                q = (start.month - 1) // 3 + 1
+                cands.append(("quarter", f"{start.year}Q{q}"))
+                cands.append(("year", f"{start.year}"))
+            elif grain in ("quarter", "half"):
+                cands.append(("own", key))
+                cands.append(("year", f"{start.year}"))
+            else:
+                cands.append(("own", key))
+            for level, k in cands:
+                b = tk(k)
+                if b is None:
+                    continue
+                levels.add(level)
+                rows.append((i, level, b.key, b.start, b.end, b.order_key))
+        if not rows:
+            return []
+        frame = pd.DataFrame(
+            rows, columns=["row_id", "level", "key", "start_date", "end_date", "order_key"]
+        )
+        _flush(con)
+        con.register("hyrag_buckets_frame", frame)
+        con.execute("CREATE OR REPLACE TEMP TABLE hyrag_buckets AS SELECT * FROM hyrag_buckets_frame")
+        _flush(con)
+        con.unregister("hyrag_buckets_frame")
+        return sorted(levels)
+
+    def _write_text_claims(self, parsed: Parsed, sha: str, source_id: str, file: str) -> int:
+        if not parsed.text_claims and not parsed.relations:
+            return 0
+        con = self.store.con
+        rows = []
+        seen: set[str] = set()
+        ids_by_loc: dict[str, str] = {}
+        for c in parsed.text_claims:
+            loc = c.locator.to_dict()
+            loc["file"] = file
+            lj = locator_json(loc)
+            cid = content_id(sha, c.kind, lj)
+            ids_by_loc[locator_json(c.locator.to_dict())] = cid
+            if cid in seen:
+                continue
+            seen.add(cid)
+            rows.append(
+                (cid, source_id, None, c.kind, c.table, c.entity, c.attribute, c.value_text,
+                 c.value_num, c.scale, c.unit, c.value_base, c.time_key, c.period_start,
+                 c.period_end, c.order_key, c.text, lj, file, c.locator.sheet, c.locator.page,
+                 c.locator.row, c.locator.column, c.locator.cell, c.conf_base, 0, 0, False,
+                 None, None)
+            )
+        if rows:
+            con.executemany(
+                "INSERT INTO claims VALUES (" + ", ".join(["?"] * 30) + ")", rows
+            )
+        if parsed.relations:
+            con.executemany(
+                "INSERT INTO relations VALUES (?, ?, ?, ?, ?)",
+                [
+                    (r.head, r.relation, r.tail,
+                     ids_by_loc.get(locator_json(r.locator.to_dict())), source_id)
+                    for r in parsed.relations
+                ],
+            )
+        return len(rows)
+
+    def _link_conflicts(self, source_id: str) -> int:
+        """Same entity, attribute and period in another source: support or contradiction.
+
+        Two values agree when they are equal at the precision the less precise of them was
+        displayed ("4.4 billion" agrees with 4,412 million; 1,250 does not agree with 1,260).
+        """
+        con = self.store.con
+        tol = """greatest(
+            0.5 * pow(10, -coalesce(length(regexp_extract({a}.value_text, '\\.(\\d+)', 1)), 0))
+                * CASE {a}.scale WHEN 'thousand' THEN 1e3 WHEN 'million' THEN 1e6
+                                 WHEN 'billion' THEN 1e9 ELSE 1 END,
+            1e-9 * greatest(1, abs({a}.value_base)))"""
+        before = self.store.count("SELECT count(*) FROM claim_links")
+        con.execute(
+            f"""
+            INSERT INTO claim_links
+            SELECT n.claim_id, o.claim_id,
+                CASE WHEN abs(n.value_base - o.value_base)
+                          <= greatest({tol.format(a='n')}, {tol.format(a='o')})
+                     THEN 'supports' ELSE 'contradicts' END,
+                'same entity, attribute and period in ' || o.file, now()
+            FROM claims n JOIN claims o
+              ON lower(trim(n.entity)) = lower(trim(o.entity))
+             AND lower(trim(n.attribute)) = lower(trim(o.attribute))
+             AND n.time_key = o.time_key
+            WHERE n.source_id = {lit(source_id)} AND o.source_id <> {lit(source_id)}
+              AND NOT o.superseded AND n.kind IN ('cell', 'text') AND o.kind IN ('cell', 'text')
+              AND n.value_base IS NOT NULL AND o.value_base IS NOT NULL
+            """
+        )
+        added = self.store.count("SELECT count(*) FROM claim_links") - before
+        if added:
+            con.execute(
+                """
+                UPDATE claims SET
+                    support = coalesce(s.sup, 0), contradict = coalesce(s.con, 0)
+                FROM (
+                    SELECT id, count(*) FILTER (WHERE kind = 'supports') AS sup,
+                           count(*) FILTER (WHERE kind = 'contradicts') AS con
+                    FROM (SELECT src AS id, kind FROM claim_links
+                          WHERE kind IN ('supports', 'contradicts')
+                          UNION ALL SELECT dst, kind FROM claim_links
+                          WHERE kind IN ('supports', 'contradicts'))
+                    GROUP BY id
+                ) s
+                WHERE claims.claim_id = s.id
+                """
+            )
+        return added
+
+
+def _flush(con) -> None:
+    """DuckDB 2 refuses register() while a result is pending; a trivial query completes it."""
+    con.execute("SELECT 1").fetchall()
+
+
+def _dtype_of(con, table: str, column: str) -> str:
+    row = con.execute(
+        "SELECT data_type FROM information_schema.columns WHERE table_name = ? "
+        "AND column_name = ?",
+        [table, column],
+    ).fetchone()
+    return row[0] if row else "VARCHAR"

@@ -1,0 +1,202 @@
+"""`KnowledgeBase`: the one object a user holds. `hyrag.open("kb/")` returns it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from hyrag.errors import HyragError, IngestFailed
+from hyrag.ingestion import SUPPORTED, Ingestor, IngestReport
+from hyrag.settings import Settings, default_kb_path
+from hyrag.sql import QueryResult, check_sql, run_query
+from hyrag.store import Store
+
+
+class KnowledgeBase:
+    """A knowledge-base folder: DuckDB claims store plus (later) vector indices."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        settings: Settings | None = None,
+        read_only: bool = False,
+    ) -> None:
+        self.path = Path(path if path is not None else default_kb_path())
+        self.settings = settings or Settings()
+        self.store = Store(self.path, read_only=read_only)
+        self._ingestor = Ingestor(self.store, self.settings)
+
+    # -- context management ----------------------------------------------------------------
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"KnowledgeBase({str(self.path)!r})"
+
+    # -- ingestion -------------------------------------------------------------------------
+    def ingest(
+        self,
+        source: str | os.PathLike[str] | pd.DataFrame,
+        *,
+        name: str | None = None,
+        tenant: str = "default",
+        classification: str = "internal",
+        effective_date: dt.date | None = None,
+        authority: int | None = None,
+    ) -> IngestReport:
+        """Ingest one file or DataFrame. Same content again is a no-op; a changed file at the
+        same path supersedes its previous version. Raises IngestFailed (store unchanged)."""
+        if isinstance(source, pd.DataFrame):
+            if not name:
+                raise IngestFailed("a DataFrame needs name= (it becomes the table name)")
+            return self._ingestor.ingest_frame(
+                source, name, tenant=tenant, classification=classification
+            )
+        return self._ingestor.ingest_path(
+            source, tenant=tenant, classification=classification,
+            effective_date=effective_date, authority=authority,
+        )
+
+    def ingest_many(
+        self,
+        paths: Iterable[str | os.PathLike[str]],
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        keep_going: bool = False,
+        **kw: object,
+    ) -> tuple[list[IngestReport], list[HyragError]]:
+        """Ingest files (folders expanded to the supported files inside, sorted)."""
+        files = expand_paths(paths)
+        reports: list[IngestReport] = []
+        errors: list[HyragError] = []
+        for i, f in enumerate(files):
+            if progress:
+                progress(i, len(files), str(f))
+            try:
+                reports.append(self.ingest(f, **kw))  # type: ignore[arg-type]
+            except HyragError as e:
+                if not keep_going:
+                    raise
+                errors.append(e)
+        if progress:
+            progress(len(files), len(files), "")
+        return reports, errors
+
+    def ingest_text(
+        self, texts: str | list[str], *, source: str, tenant: str = "default",
+        classification: str = "internal",
+    ) -> IngestReport:
+        items = [texts] if isinstance(texts, str) else list(texts)
+        return self._ingestor.ingest_texts(
+            items, source, tenant=tenant, classification=classification
+        )
+
+    # -- inspection ------------------------------------------------------------------------
+    def schema(self, table: str | None = None) -> pd.DataFrame:
+        """Inferred schemas of the current tables: role, type, unit, null and parse rates."""
+        sql = (
+            "SELECT s.table_name, s.column_name, s.header, s.role, s.dtype, s.unit, s.scale, "
+            "round(s.null_rate, 3) AS null_rate, round(s.parse_rate, 3) AS parse_rate, "
+            "s.distinct_values FROM schemas s JOIN kb_tables t USING (table_name, source_id) "
+        )
+        params: list[object] = []
+        if table:
+            sql += "WHERE s.table_name = ? "
+            params.append(table)
+        sql += "ORDER BY s.table_name, s.position"
+        return self.store.con.cursor().execute(sql, params).df()
+
+    def adjustments(self) -> pd.DataFrame:
+        """Every reclassification the SchemaFeedbackLoop made, with its reason."""
+        return self.store.con.cursor().execute(
+            "SELECT a.table_name, a.column_name, a.from_role, a.to_role, a.reason, a.stage "
+            "FROM schema_adjustments a JOIN kb_tables t USING (table_name, source_id) "
+            "ORDER BY 1, 2"
+        ).df()
+
+    def tables(self) -> pd.DataFrame:
+        return self.store.con.cursor().execute(
+            "SELECT t.table_name, s.name AS source, t.sheet, t.page, t.n_rows, t.melted, "
+            "(SELECT count(*) FROM claims c WHERE c.table_name = t.table_name "
+            " AND c.source_id = t.source_id) AS claims "
+            "FROM kb_tables t JOIN sources s USING (source_id) ORDER BY 1"
+        ).df()
+
+    def sources(self) -> pd.DataFrame:
+        return self.store.con.cursor().execute(
+            "SELECT source_id, name, kind, version, status, tenant, classification, bytes, "
+            "ingested_at FROM sources ORDER BY ingested_at, name"
+        ).df()
+
+    def claims(
+        self, *, entity: str | None = None, attribute: str | None = None,
+        table: str | None = None, include_superseded: bool = False, limit: int = 1000,
+    ) -> pd.DataFrame:
+        where = [] if include_superseded else ["NOT superseded"]
+        params: list[object] = []
+        for col, val in (("entity", entity), ("attribute", attribute), ("table_name", table)):
+            if val is not None:
+                where.append(f"lower({col}) = lower(?)")
+                params.append(val)
+        sql = (
+            "SELECT claim_id, kind, entity, attribute, value_text, value_num, unit, scale, "
+            "time_key, text, locator, conf_base, support, contradict FROM claims"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + f" ORDER BY table_name, row_num, column_name LIMIT {int(limit)}"
+        )
+        return self.store.con.cursor().execute(sql, params).df()
+
+    def conflicts(self) -> pd.DataFrame:
+        """Pairs of current claims from different sources that disagree."""
+        return self.store.con.cursor().execute(
+            "SELECT a.entity, a.attribute, a.time_key, a.value_text AS value_a, a.file AS file_a,"
+            " a.locator AS locator_a, b.value_text AS value_b, b.file AS file_b, "
+            "b.locator AS locator_b FROM claim_links l JOIN claims a ON a.claim_id = l.src "
+            "JOIN claims b ON b.claim_id = l.dst WHERE l.kind = 'contradicts' "
+            "AND NOT a.superseded AND NOT b.superseded ORDER BY 1, 2, 3"
+        ).df()
+
+    # -- SQL route -------------------------------------------------------------------------
+    def sql(self, query: str, *, row_cap: int | None = None,
+            timeout_s: float | None = None) -> QueryResult:
+        """One read-only statement over this knowledge base's tables (guarded, capped)."""
+        guarded = check_sql(query, self.store.readable_tables())
+        return run_query(
+            self.store.con,
+            guarded,
+            row_cap=row_cap or self.settings.sql_row_cap,
+            timeout_s=timeout_s or self.settings.sql_timeout_s,
+        )
+
+
+def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(
+                sorted(
+                    f for f in path.rglob("*")
+                    if f.is_file() and f.suffix.lower() in SUPPORTED
+                    and not any(part.startswith(".") for part in f.relative_to(path).parts)
+                )
+            )
+        else:
+            out.append(path)
+    return out
+
+
+def open(path: str | os.PathLike[str] | None = None, **kw: object) -> KnowledgeBase:  # noqa: A001
+    """Open (or create) a knowledge base folder."""
+    return KnowledgeBase(path, **kw)  # type: ignore[arg-type]

@@ -1,0 +1,292 @@
+"""The knowledge base on disk: one DuckDB file of sources, schemas, items, claims and audit.
+
+The database is opened once per process and then hardened (no external access, configuration
+locked): the engine's readers are Python, so DuckDB never needs to read another file, and user
+SQL runs on a cursor of this same connection (CONTRACT.md, "The store and the SQL route").
+Schema changes go through numbered migrations recorded in `meta`, so a knowledge base written by
+an older HyRAG opens in a newer one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+from hyrag.errors import StoreError
+
+DB_FILE = "hyrag.duckdb"
+SCHEMA_VERSION = 1
+
+# Engine tables: user SQL may read these (through views once governance exists), never write.
+ENGINE_TABLES = (
+    "meta",
+    "sources",
+    "kb_tables",
+    "schemas",
+    "schema_adjustments",
+    "items",
+    "claims",
+    "claim_links",
+    "relations",
+    "audit",
+)
+ENGINE_VIEWS = ("attributes",)
+
+_MIGRATION_1 = """
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS sources (
+    source_id VARCHAR PRIMARY KEY,
+    uri VARCHAR NOT NULL,
+    name VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    sha256 VARCHAR NOT NULL,
+    bytes BIGINT,
+    version INTEGER NOT NULL,
+    tenant VARCHAR NOT NULL DEFAULT 'default',
+    classification VARCHAR NOT NULL DEFAULT 'internal',
+    acl VARCHAR,
+    effective_date DATE,
+    authority INTEGER,
+    ingested_at TIMESTAMP NOT NULL,
+    status VARCHAR NOT NULL,
+    superseded_by VARCHAR,
+    notes VARCHAR
+);
+CREATE TABLE IF NOT EXISTS kb_tables (
+    table_name VARCHAR PRIMARY KEY,
+    source_id VARCHAR NOT NULL,
+    sheet VARCHAR,
+    page INTEGER,
+    table_index INTEGER,
+    title VARCHAR,
+    n_rows BIGINT,
+    melted BOOLEAN,
+    notes VARCHAR
+);
+CREATE TABLE IF NOT EXISTS schemas (
+    source_id VARCHAR NOT NULL,
+    table_name VARCHAR NOT NULL,
+    column_name VARCHAR NOT NULL,
+    header VARCHAR,
+    position INTEGER,
+    role VARCHAR NOT NULL,
+    dtype VARCHAR,
+    unit VARCHAR,
+    scale VARCHAR,
+    null_rate DOUBLE,
+    parse_rate DOUBLE,
+    distinct_values BIGINT,
+    schema_version INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS schema_adjustments (
+    source_id VARCHAR NOT NULL,
+    table_name VARCHAR NOT NULL,
+    column_name VARCHAR NOT NULL,
+    from_role VARCHAR,
+    to_role VARCHAR,
+    reason VARCHAR,
+    stage VARCHAR,
+    created_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS items (
+    item_id VARCHAR PRIMARY KEY,
+    source_id VARCHAR NOT NULL,
+    table_name VARCHAR,
+    row_num INTEGER,
+    entity VARCHAR
+);
+CREATE TABLE IF NOT EXISTS claims (
+    claim_id VARCHAR PRIMARY KEY,
+    source_id VARCHAR NOT NULL,
+    item_id VARCHAR,
+    kind VARCHAR NOT NULL,
+    table_name VARCHAR,
+    entity VARCHAR,
+    attribute VARCHAR,
+    value_text VARCHAR,
+    value_num DOUBLE,
+    scale VARCHAR,
+    unit VARCHAR,
+    value_base DOUBLE,
+    time_key VARCHAR,
+    period_start DATE,
+    period_end DATE,
+    order_key DOUBLE,
+    text VARCHAR NOT NULL,
+    locator VARCHAR NOT NULL,
+    file VARCHAR,
+    sheet VARCHAR,
+    page INTEGER,
+    row_num INTEGER,
+    column_name VARCHAR,
+    cell VARCHAR,
+    conf_base DOUBLE NOT NULL,
+    support INTEGER NOT NULL DEFAULT 0,
+    contradict INTEGER NOT NULL DEFAULT 0,
+    superseded BOOLEAN NOT NULL DEFAULT FALSE,
+    effective_date DATE,
+    authority INTEGER
+);
+CREATE TABLE IF NOT EXISTS claim_links (
+    src VARCHAR NOT NULL,
+    dst VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    note VARCHAR,
+    created_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS relations (
+    head VARCHAR NOT NULL,
+    relation VARCHAR NOT NULL,
+    tail VARCHAR NOT NULL,
+    claim_id VARCHAR,
+    source_id VARCHAR
+);
+CREATE TABLE IF NOT EXISTS audit (
+    event_id VARCHAR PRIMARY KEY,
+    request_id VARCHAR,
+    created_at TIMESTAMP NOT NULL,
+    kind VARCHAR NOT NULL,
+    subject VARCHAR,
+    payload VARCHAR
+);
+CREATE OR REPLACE VIEW attributes AS
+    SELECT item_id, attribute, value_text, value_num, unit, scale, value_base,
+           time_key, order_key, claim_id, superseded
+    FROM claims WHERE kind = 'cell';
+"""
+
+# Migration n turns version n-1 into version n. Append only; never edit a released step.
+MIGRATIONS: dict[int, str] = {1: _MIGRATION_1}
+
+
+def content_id(*parts: object, n: int = 16) -> str:
+    """First n hex digits of sha256 over the parts joined by '|': stable, content-derived ids."""
+    h = hashlib.sha256("|".join("" if p is None else str(p) for p in parts).encode("utf-8"))
+    return h.hexdigest()[:n]
+
+
+def locator_json(locator: dict[str, object]) -> str:
+    """Canonical JSON of a locator; DuckDB's json_object produces the same bytes (tested)."""
+    return json.dumps(locator, separators=(",", ":"), ensure_ascii=False)
+
+
+def claim_id(source_sha: str, kind: str, locator: dict[str, object]) -> str:
+    """CONTRACT.md: first 16 hex digits of sha256 over (source sha256, kind, locator)."""
+    return content_id(source_sha, kind, locator_json(locator))
+
+
+class Store:
+    """Owns the one DuckDB connection of a knowledge-base folder."""
+
+    def __init__(self, folder: str | os.PathLike[str], *, read_only: bool = False) -> None:
+        self.folder = Path(folder)
+        self.read_only = read_only
+        db = self.folder / DB_FILE
+        if read_only:
+            if not db.exists():
+                raise StoreError(f"no knowledge base at {self.folder} (missing {DB_FILE})")
+        else:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.con = duckdb.connect(str(db), read_only=read_only)
+        except duckdb.Error as e:
+            raise StoreError(f"cannot open {db}: {e}", source=str(db)) from e
+        if not read_only:
+            self._migrate()
+        self._check_version()
+        self.harden()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def harden(self) -> None:
+        """No file, network or extension access from here on, and nobody can turn it back on."""
+        self.con.execute("SET enable_external_access = false")
+        self.con.execute("SET lock_configuration = true")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def _migrate(self) -> None:
+        self.con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        row = self.con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        current = int(row[0]) if row else 0
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"knowledge base {self.folder} has schema version {current}; this HyRAG knows "
+                f"up to {SCHEMA_VERSION}: upgrade HyRAG"
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            with self.transaction():
+                self.con.execute(MIGRATIONS[version])
+                self.con.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(version)]
+                )
+
+    def _check_version(self) -> None:
+        try:
+            row = self.con.execute(
+                "SELECT value FROM meta WHERE key = 'schema_version'"
+            ).fetchone()
+        except duckdb.Error as e:
+            raise StoreError(f"{self.folder} is not a HyRAG knowledge base: {e}") from e
+        if not row or int(row[0]) != SCHEMA_VERSION:
+            raise StoreError(
+                f"knowledge base {self.folder} has schema version {row[0] if row else None}, "
+                f"expected {SCHEMA_VERSION}; open it read-write once to migrate"
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """All or nothing: an exception rolls back every statement of the block."""
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            yield self.con
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        else:
+            self.con.execute("COMMIT")
+
+    # -- reads -----------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self.con.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
+
+    def user_tables(self) -> list[str]:
+        return [r[0] for r in self.con.execute("SELECT table_name FROM kb_tables ORDER BY 1").fetchall()]
+
+    def readable_tables(self) -> list[str]:
+        """Every name the SQL route may read: typed tables and the engine's own tables."""
+        return [*self.user_tables(), *[t for t in ENGINE_TABLES if t != "audit"], *ENGINE_VIEWS]
+
+    def logical_state(self) -> dict[str, list[tuple]]:
+        """Every row of every table, sorted: what 'unchanged' means for a failed ingest."""
+        names = [
+            r[0]
+            for r in self.con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+                "AND table_type = 'BASE TABLE' ORDER BY 1"
+            ).fetchall()
+        ]
+        state: dict[str, list[tuple]] = {}
+        for n in names:
+            if n == "audit":
+                continue  # a failed ingest may add one audit event saying so (CONTRACT.md)
+            rows = self.con.execute(f'SELECT * FROM "{n}"').fetchall()
+            state[n] = sorted(rows, key=lambda r: tuple("" if v is None else str(v) for v in r))
+        return state
+
+    def count(self, sql: str, params: list | None = None) -> int:
+        return int(self.con.execute(sql, params or []).fetchone()[0])
+
+    def on_each(self, sql: str, fn: Callable[[tuple], None]) -> None:
+        for row in self.con.execute(sql).fetchall():
+            fn(row)

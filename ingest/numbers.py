@@ -1,0 +1,734 @@
+"""Numbers as people display them, turned into the number a reader would quote.
+
+A claim keeps the displayed number with its sign (`value`: "(1,234)" -> -1234.0, "12.5%" ->
+12.5, "$4.4 billion" -> 4.4), the scale the display used (`scale`) and the currency or unit
+(`unit`); `base` multiplies the scale out for arithmetic across tables. The scale and unit of a
+bare cell usually live in its column header or the table title ("Revenue (USD m)", "NOK
+thousands"): `scale_hint` reads those and `ParsedNumber.with_hint` applies them.
+
+Conventions (each a choice that avoids guessing):
+
+- The decimal separator is "." and "," groups thousands ("1,234" is 1234). A European decimal
+  comma is read only where no English reading exists: "1.234,56", "1 234,56", "12,5" (a comma
+  followed by 1-2 or 4+ digits cannot group thousands); "1.234.567" (two dot groups) is
+  1234567. "1,234" stays 1234 and "1.234" stays 1.234.
+- Thousands may also be grouped by spaces (plain, non-breaking, narrow) or apostrophes in a
+  cell; in prose only commas and non-breaking spaces group, because "in 12 345 cases" is rare
+  and "in 2023 412 nurses" is not.
+- "k" / "m" / "mn" / "bn" / "b" after a number are scales ("1.2m" is 1.2 million): in a finance
+  table "m" is million far more often than metre. "mm"/"MM" is million only next to a currency
+  ("$5mm"), since "5 mm" is a length. "2024M03" is a month, not a number.
+- "$" is USD, "€" EUR, "£" GBP, "¥" JPY (CN¥/RMB are CNY); "kr" stays "kr" because it is NOK,
+  SEK, DKK or ISK and the cell does not say which.
+- A trailing minus ("1,234-", SAP exports) is a negative: no other reading of that text exists.
+- Parentheses make a cell negative ("(1,234)", "(12.5%)", "($1,234)"). In prose they do so only
+  when the number looks like an amount (grouping, decimals, currency, scale or percent): a
+  bare "(3)" in a sentence is a list or footnote marker.
+- Dates, months and quarters ("2024-03-01", "03/2024", "2024Q1") are not numbers; a bare year
+  ("2024") is, and `ParsedNumber.is_year` flags it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from ingest.timekeys import find_time_expressions, parse_time_key
+
+__all__ = [
+    "CURRENCY_CODES",
+    "SCALES",
+    "ParsedNumber",
+    "find_numbers",
+    "parse_number",
+    "scale_hint",
+]
+
+SCALES: dict[str, float] = {
+    "": 1.0,
+    "thousand": 1e3,
+    "million": 1e6,
+    "billion": 1e9,
+    "percent": 1.0,
+}
+
+CURRENCY_CODES = frozenset(
+    [
+        "USD",
+        "EUR",
+        "GBP",
+        "NOK",
+        "SEK",
+        "DKK",
+        "ISK",
+        "JPY",
+        "CNY",
+        "CHF",
+        "CAD",
+        "AUD",
+        "NZD",
+        "HKD",
+        "SGD",
+        "INR",
+        "BRL",
+        "ZAR",
+        "MXN",
+        "KRW",
+        "RUB",
+        "PLN",
+        "TRY",
+        "CZK",
+        "HUF",
+        "RON",
+        "BGN",
+        "ILS",
+        "AED",
+        "SAR",
+        "THB",
+        "IDR",
+        "MYR",
+        "PHP",
+        "TWD",
+        "VND",
+        "ARS",
+        "CLP",
+        "COP",
+        "PEN",
+        "EGP",
+        "NGN",
+        "KES",
+        "QAR",
+        "KWD",
+    ]
+)
+_SYMBOLS = {
+    "us$": "USD",
+    "a$": "AUD",
+    "au$": "AUD",
+    "c$": "CAD",
+    "ca$": "CAD",
+    "nz$": "NZD",
+    "hk$": "HKD",
+    "s$": "SGD",
+    "sg$": "SGD",
+    "r$": "BRL",
+    "cn¥": "CNY",
+    "rmb": "CNY",
+    "$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "₹": "INR",
+    "rs.": "INR",
+    "rs": "INR",
+    "₩": "KRW",
+    "₽": "RUB",
+    "₺": "TRY",
+    "fr.": "CHF",
+    "kr.": "kr",
+    "kr": "kr",
+}
+_SCALE_WORDS = {
+    "k": "thousand",
+    "thousand": "thousand",
+    "thousands": "thousand",
+    "thous": "thousand",
+    "thous.": "thousand",
+    "m": "million",
+    "mn": "million",
+    "mln": "million",
+    "mio": "million",
+    "mil": "million",
+    "mill": "million",
+    "mill.": "million",
+    "million": "million",
+    "millions": "million",
+    "mm": "million",
+    "b": "billion",
+    "bn": "billion",
+    "bln": "billion",
+    "billion": "billion",
+    "billions": "billion",
+}
+_UNITS = {
+    "%": "%",
+    "percent": "%",
+    "per cent": "%",
+    "pct": "%",
+    "bps": "bps",
+    "bp": "bps",
+    "basis points": "bps",
+    "basis point": "bps",
+    "pp": "pp",
+    "percentage points": "pp",
+    "percentage point": "pp",
+    "x": "x",
+    "day": "days",
+    "days": "days",
+    "h": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "hour": "hours",
+    "hours": "hours",
+    "min": "minutes",
+    "mins": "minutes",
+    "minute": "minutes",
+    "minutes": "minutes",
+    "s": "seconds",
+    "sec": "seconds",
+    "secs": "seconds",
+    "second": "seconds",
+    "seconds": "seconds",
+    "week": "weeks",
+    "weeks": "weeks",
+    "month": "months",
+    "months": "months",
+    "year": "years",
+    "years": "years",
+    "yr": "years",
+    "yrs": "years",
+    "kg": "kg",
+    "kgs": "kg",
+    "g": "g",
+    "t": "t",
+    "tonne": "t",
+    "tonnes": "t",
+    "ton": "t",
+    "tons": "t",
+    "lb": "lb",
+    "lbs": "lb",
+    "km": "km",
+    "l": "l",
+    "litre": "l",
+    "litres": "l",
+    "liter": "l",
+    "liters": "l",
+    "unit": "units",
+    "units": "units",
+    "pcs": "pcs",
+    "pieces": "pcs",
+    "employee": "employees",
+    "employees": "employees",
+    "fte": "FTE",
+    "ftes": "FTE",
+    "people": "people",
+    "kwh": "kWh",
+    "mwh": "MWh",
+    "gwh": "GWh",
+}
+_PERCENT_UNITS = frozenset({"%"})
+_NULLS = frozenset(
+    [
+        "-",
+        "--",
+        "---",
+        "—",
+        "–",
+        "‒",
+        "n/a",
+        "na",
+        "n.a.",
+        "n.a",
+        "n/m",
+        "nm",
+        "n.m.",
+        "n.m",
+        "nil",
+        "none",
+        "null",
+        "nan",
+        "#n/a",
+        "#na",
+        "#value!",
+        "#div/0!",
+        "#ref!",
+        "#num!",
+        "#name?",
+        "#null!",
+        "…",
+        "...",
+        "x",
+        "tbd",
+        "tba",
+    ]
+)
+_MONTH_WORDS = frozenset(
+    [
+        "jan",
+        "january",
+        "feb",
+        "february",
+        "mar",
+        "march",
+        "apr",
+        "april",
+        "may",
+        "jun",
+        "june",
+        "jul",
+        "july",
+        "aug",
+        "august",
+        "sep",
+        "sept",
+        "september",
+        "oct",
+        "october",
+        "nov",
+        "november",
+        "dec",
+        "december",
+    ]
+)
+_STOP_WORDS = frozenset(
+    [
+        "to",
+        "and",
+        "or",
+        "of",
+        "in",
+        "on",
+        "at",
+        "per",
+        "vs",
+        "the",
+        "a",
+        "an",
+        "by",
+        "for",
+        "from",
+        "than",
+    ]
+)
+
+_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u2007": " "})
+_MINUS = str.maketrans({"\u2212": "-", "\ufe63": "-", "\uff0d": "-"})
+
+_YEAR_TEXT = re.compile(r"\s*(?:19\d\d|20\d\d|2100)\s*")
+
+
+@dataclass(frozen=True)
+class ParsedNumber:
+    """A displayed number: value with sign, its scale and unit, and the text it came from."""
+
+    value: float
+    scale: str
+    unit: str
+    text: str
+
+    @property
+    def base(self) -> float:
+        """The value with its scale multiplied out (percent stays as displayed: 12.5)."""
+        return self.value * SCALES[self.scale]
+
+    @property
+    def is_year(self) -> bool:
+        """A bare 1900-2100 integer ("2024"): a number, but in prose more likely a period."""
+        return self.scale == "" and self.unit == "" and bool(_YEAR_TEXT.fullmatch(self.text))
+
+    @property
+    def is_percent(self) -> bool:
+        return self.scale == "percent"
+
+    def with_hint(self, scale: str = "", unit: str = "") -> ParsedNumber:
+        """Fill scale and unit from a header or title hint where the cell itself says nothing.
+
+        What the cell says wins: "12%" under "Revenue (USD m)" stays a percentage.
+        """
+        if scale not in SCALES:
+            raise ValueError(f"unknown scale {scale!r}")
+        new_scale = self.scale or scale
+        new_unit = self.unit or unit
+        if self.scale == "percent" or self.unit in _PERCENT_UNITS:
+            new_scale, new_unit = "percent", "%"
+        elif scale == "percent" and not self.scale:
+            new_unit = self.unit or "%"
+        return replace(self, scale=new_scale, unit=new_unit)
+
+
+# --------------------------------------------------------------------------------------------
+# One cell
+
+_CUR_SYM = r"(?:us\$|a\$|au\$|c\$|ca\$|nz\$|hk\$|s\$|sg\$|r\$|cn¥|rmb|rs\.?|fr\.|kr\.?|[$€£¥₹₩₽₺])"
+_CUR_CODE = r"(?:[a-z]{3})"
+_NUM_CELL = (
+    r"(?P<num>"
+    r"(?P<g_comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?)"
+    r"|(?P<g_eu>\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+,\d{1,2})"
+    r"|(?P<g_space>\d{1,3}(?:[ ']\d{3})+(?:\.\d+)?)"
+    r"|(?P<dec_comma>\d+,(?:\d{1,2}|\d{4,}))"
+    r"|(?P<plain>\d+\.?\d*(?:e[+-]?\d+)?|\.\d+)"
+    r")"
+)
+_SCALE_CELL = (
+    r"(?P<scale>thousands?|thous\.?|millions?|mill\.?|mill|mio|mln|mil|mn|mm|billions?|bln|bn|k|m|b)"
+    r"(?![a-z])"
+)
+_UNIT_CELL = (
+    r"(?P<unit>%|per\s+cent|percent|pct|basis\s+points?|percentage\s+points?|"
+    r"[a-z]+(?:/[a-z]+)?|" + _CUR_SYM + r")"
+)
+_CELL = re.compile(
+    r"^(?P<sign0>[+-])?\s*(?P<pre0>" + _CUR_SYM + r"|" + _CUR_CODE + r")?\s*"
+    r"(?P<open>\()?\s*(?P<sign1>[+-])?\s*"
+    r"(?P<pre>"
+    + _CUR_SYM
+    + r"|"
+    + _CUR_CODE
+    + r")?\s*(?P<sign2>[+-])?\s*"
+    + _NUM_CELL
+    + r"\s*(?:"
+    + _SCALE_CELL
+    + r")?\s*(?:"
+    + _UNIT_CELL
+    + r")?\s*(?P<close>\))?\s*(?P<trail>-)?$",
+    re.IGNORECASE,
+)
+
+
+def _currency(token: str | None) -> str | None:
+    """ISO code for a currency symbol or code; None when the token is not a currency."""
+    if not token:
+        return None
+    low = token.lower()
+    if low in _SYMBOLS:
+        return _SYMBOLS[low]
+    up = token.upper()
+    return up if up in CURRENCY_CODES else None
+
+
+def _number_value(m: re.Match[str]) -> float:
+    num = m.group("num")
+    if m.group("g_comma"):
+        return float(num.replace(",", ""))
+    if m.group("g_eu"):
+        return float(num.replace(".", "").replace(" ", "").replace(",", "."))
+    if m.group("g_space"):
+        return float(num.replace(" ", "").replace("'", ""))
+    if m.group("dec_comma"):
+        return float(num.replace(",", "."))
+    return float(num)
+
+
+def _unit_of(token: str, *, generic: bool) -> str | None:
+    """Canonical unit for a word after a number; None when it cannot be one."""
+    low = re.sub(r"\s+", " ", token.lower())
+    if low in _UNITS:
+        return _UNITS[low]
+    cur = _currency(token)
+    if cur:
+        return cur
+    if not generic:
+        return None
+    if len(low) < 2 or low in _MONTH_WORDS or low in _STOP_WORDS or len(low) > 20:
+        return None
+    return low
+
+
+def _typed(value: object) -> ParsedNumber | None:
+    """Numbers that arrive typed (XLSX, DataFrames): no cleaning, just range checks."""
+    if isinstance(value, bool):
+        return None
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        kind = getattr(getattr(value, "dtype", None), "kind", "")
+        if kind not in ("i", "u", "f"):
+            return None
+        value = value.item()
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            return None
+        value = float(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return ParsedNumber(float(value), "", "", str(value))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        text = str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+        return ParsedNumber(value + 0.0, "", "", text)
+    return None
+
+
+def parse_number(text: object) -> ParsedNumber | None:
+    """The number a cell displays, or None when the cell is not a number.
+
+    None for blanks and placeholders ("", "-", "N/A", "n.a.", "#DIV/0!"), words, dates, months
+    and quarters ("2024-03-01", "03/2024", "2024M03", "Q1 2024"), and booleans. See the module
+    docstring for separators, scales, currencies and negatives.
+    """
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        return _typed(text)
+    original = text
+    s = re.sub(r"\s+", " ", text.translate(_SPACES).translate(_MINUS)).strip()
+    if not s or s.lower() in _NULLS or not any(ch.isdigit() for ch in s):
+        return None
+    m = _CELL.match(s)
+    if m is None:
+        return None
+    signs = [g for g in (m.group("sign0"), m.group("sign1"), m.group("sign2")) if g]
+    parens = bool(m.group("open")), bool(m.group("close"))
+    if parens[0] != parens[1] or len(signs) > 1:
+        return None
+    if m.group("trail") and (signs or parens[0]):
+        return None
+    if m.group("pre0") and m.group("pre"):
+        return None
+    if m.group("sign0") and parens[0]:
+        return None
+    prefix = m.group("pre0") or m.group("pre")
+    currency = _currency(prefix)
+    if prefix and currency is None:
+        return None  # "FY2024", "Q1 2024", "abc 12"
+
+    scale_token = (m.group("scale") or "").lower()
+    unit_token = m.group("unit")
+    unit = ""
+    if unit_token:
+        u = _unit_of(unit_token, generic=True)
+        if u is None:
+            return None
+        if u in CURRENCY_CODES or u == "kr":
+            if currency and currency != u:
+                return None
+            currency = u
+        else:
+            unit = u
+    if scale_token == "mm" and not currency:
+        if unit_token:
+            return None
+        scale_token, unit = "", "mm"  # "5 mm" is a length
+    if scale_token and unit and unit not in _PERCENT_UNITS and scale_token in ("m", "b"):
+        # "3 m days" is not a thing people write; refuse rather than guess
+        return None
+    scale = _SCALE_WORDS[scale_token] if scale_token else ""
+    if unit == "%":
+        if scale:
+            return None
+        scale = "percent"
+    if currency and unit:
+        if unit == "%":
+            return None
+        # "$12 units" -> keep the currency; units after money are rare and ambiguous
+        return None
+
+    # dates and periods written with digits are not numbers ("2024.03" is a decimal though)
+    if not prefix and not scale and not unit_token:
+        tk = parse_time_key(s)
+        if tk is not None and tk.grain != "year":
+            return None
+
+    value = _number_value(m)
+    negative = bool(signs and signs[0] == "-") or parens[0] or bool(m.group("trail"))
+    value = -value if negative else value
+    value = value + 0.0  # -0.0 -> 0.0
+    return ParsedNumber(value, scale, currency or unit, original)
+
+
+# --------------------------------------------------------------------------------------------
+# Column headers and table titles
+
+_HINT_TOKEN = re.compile(
+    r"'?000s?|[a-z]+\$|cn¥|[$€£¥₹₩₽₺%]|[a-z]+\.?|\d+",
+    re.IGNORECASE,
+)
+_WORD_UNITS = {
+    "dollars": "USD",
+    "dollar": "USD",
+    "euros": "EUR",
+    "euro": "EUR",
+    "yen": "JPY",
+    "kroner": "kr",
+    "kronor": "kr",
+    "krone": "kr",
+    "sterling": "GBP",
+}
+_HINT_SCALES = {
+    "thousand": "thousand",
+    "thousands": "thousand",
+    "thous": "thousand",
+    "thous.": "thousand",
+    "k": "thousand",
+    "000": "thousand",
+    "'000": "thousand",
+    "000s": "thousand",
+    "'000s": "thousand",
+    "million": "million",
+    "millions": "million",
+    "mill": "million",
+    "mill.": "million",
+    "mio": "million",
+    "mln": "million",
+    "mn": "million",
+    "mm": "million",
+    "m": "million",
+    "billion": "billion",
+    "billions": "billion",
+    "bn": "billion",
+    "bln": "billion",
+    "mrd": "billion",
+    "b": "billion",
+}
+# letters glued to a currency code: "USDm", "NOKbn", "kNOK", "MNOK", "TNOK" (Norwegian "tusen")
+_GLUED = re.compile(
+    r"^(?P<pre>k|t|m|mn|b|bn)?(?P<code>[a-z]{3})(?P<post>k|m|mn|mm|bn|b|000)?$", re.IGNORECASE
+)
+_GLUED_SCALE = {
+    "k": "thousand",
+    "t": "thousand",
+    "000": "thousand",
+    "m": "million",
+    "mn": "million",
+    "mm": "million",
+    "b": "billion",
+    "bn": "billion",
+}
+_SINGLE_LETTER_SCALES = frozenset({"k", "m", "b"})
+
+
+def scale_hint(text: str | None) -> tuple[str, str]:
+    """(scale, unit) that a column header or table title gives its cells.
+
+    "Revenue (USD m)" -> ("million", "USD"); "NOK thousands" -> ("thousand", "NOK"); "in $
+    millions" -> ("million", "USD"); "Amount ('000)" -> ("thousand", ""); "Margin %" ->
+    ("percent", "%"); "Lead time (days)" -> ("", "days"); "Headcount" -> ("", "").
+    A lone "k"/"m"/"b" counts as a scale only beside a currency ("(USD m)", "$m"); without
+    one, "Height (m)" is metres and gives ("", "m").
+    """
+    if not text:
+        return ("", "")
+    s = str(text).translate(_SPACES)
+    tokens = _HINT_TOKEN.findall(s)
+    scale = ""
+    currency = ""
+    unit = ""
+    single_letter = ""
+    for tok in tokens:
+        low = tok.lower()
+        if low == "%" or low in ("percent", "pct", "percentage"):
+            return ("percent", "%")
+        cur = _currency(tok) if (tok.isupper() or not tok.isalpha() or low in _SYMBOLS) else None
+        if low in ("us", "u.s.", "u.s"):
+            continue
+        if cur is None and low in _WORD_UNITS:
+            cur = _WORD_UNITS[low]
+        if cur:
+            currency = currency or cur
+            continue
+        glued = _GLUED.match(tok) if tok.isalnum() and len(tok) > 3 else None
+        if (
+            glued
+            and glued.group("code").isupper()
+            and glued.group("code") in CURRENCY_CODES
+            and (glued.group("pre") or glued.group("post"))
+        ):
+            if glued.group("pre") and glued.group("post"):
+                continue
+            scale = scale or _GLUED_SCALE[(glued.group("pre") or glued.group("post")).lower()]
+            currency = currency or glued.group("code").upper()
+            continue
+        if tok.endswith("$") and tok.lower() in _SYMBOLS:
+            currency = currency or _SYMBOLS[tok.lower()]
+            continue
+        if low in _SINGLE_LETTER_SCALES:
+            single_letter = single_letter or low
+            continue
+        if low in _HINT_SCALES and not scale:
+            scale = _HINT_SCALES[low]
+            continue
+        if (
+            not unit
+            and low in _UNITS
+            and low not in ("s", "h", "t", "g", "l", "x", "year", "month")
+        ):
+            unit = _UNITS[low]
+    if single_letter:
+        if currency or single_letter == "k":
+            scale = scale or _HINT_SCALES[single_letter]
+        elif single_letter == "m" and not unit:
+            unit = "m"
+    return (scale, currency or unit)
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers in prose
+
+_P_CUR = r"(?:us\$|a\$|c\$|nz\$|hk\$|s\$|r\$|[$€£¥₹₩₽₺])"
+_P_CODE = r"(?:" + "|".join(sorted(CURRENCY_CODES)) + r")"
+_P_UNIT_WORDS = sorted((u for u in _UNITS if len(u) > 1 or u in ("%", "x")), key=len, reverse=True)
+_PROSE = re.compile(
+    r"(?<![\w.,$€£¥])(?<![a-z]-)(?P<open>\()?"
+    r"(?:(?P<sign0>[-+])(?=[\d.$€£¥]|" + _P_CODE + r"))?"
+    r"(?:(?P<cur>" + _P_CUR + r")\s?|(?P<code>" + _P_CODE + r")\s)?"
+    r"(?P<sign1>[-+])?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[\u00a0\u202f]\d{3})+(?:\.\d+)?"
+    r"|\d+(?:\.\d+)?|\.\d+)"
+    r"(?:(?P<scale>k|m|b|mm)(?![a-z])|\s?(?P<scalew>thousand|million|billion|mn|bn|mln)(?![a-z]))?"
+    r"(?:\s?(?P<unit>%|per\s+cent|percent|pct|"
+    + "|".join(re.escape(u) for u in _P_UNIT_WORDS if u != "%")
+    + r")(?![a-z])"
+    r"|\s(?P<code2>" + _P_CODE + r")(?![a-z]))?"
+    r"(?P<close>\))?"
+    r"(?![\w%])(?![.,]\d)",
+    re.IGNORECASE,
+)
+
+
+def find_numbers(text: str, *, include_years: bool = True) -> list[tuple[int, int, ParsedNumber]]:
+    """Numeric tokens in a sentence, as (start, end, ParsedNumber) in reading order.
+
+    Digits that are part of a period ("Q3 2024", "March 31, 2019", "FY24", "fiscal 2023") are
+    not numbers; a year standing alone ("in 2024") is returned with `is_year` set, or dropped
+    with `include_years=False`.
+    """
+    if not text:
+        return []
+    norm = text.translate(_MINUS)
+    periods = [
+        (s, e)
+        for s, e, tk in find_time_expressions(norm)
+        if not (tk.grain == "year" and norm[s:e].strip().isdigit())
+    ]
+    out: list[tuple[int, int, ParsedNumber]] = []
+    for m in _PROSE.finditer(norm):
+        start, end = m.start(), m.end()
+        if any(start < pe and ps < end for ps, pe in periods):
+            continue
+        open_, close = bool(m.group("open")), bool(m.group("close"))
+        if open_ and not close:
+            start += 1
+        if close and not open_:
+            end -= 1
+        raw = m.group("num")
+        value = float(raw.replace(",", "").replace("\u00a0", "").replace("\u202f", ""))
+        currency = _currency(m.group("cur")) or _currency(m.group("code"))
+        code2 = _currency(m.group("code2"))
+        if currency and code2 and currency != code2:
+            continue
+        currency = currency or code2
+        scale_token = (m.group("scale") or m.group("scalew") or "").lower()
+        if scale_token == "mm" and not currency:
+            continue
+        scale = _SCALE_WORDS.get(scale_token, "")
+        unit = _UNITS[re.sub(r"\s+", " ", m.group("unit").lower())] if m.group("unit") else ""
+        if unit == "%":
+            if scale:
+                continue
+            scale = "percent"
+        looks_amount = bool(
+            currency or scale or unit == "%" or "," in raw or "." in raw or "\u00a0" in raw
+        )
+        negative = (m.group("sign0") or m.group("sign1") or "") == "-"
+        if open_ and close:
+            if looks_amount:
+                negative = True
+            else:  # "(3)" in prose: a marker, not a negative; the span drops the brackets
+                start, end = start + 1, end - 1
+        value = -value if negative else value
+        number = ParsedNumber(value + 0.0, scale, currency or unit, text[start:end])
+        if number.is_year and not include_years:
+            continue
+        out.append((start, end, number))
+    return out

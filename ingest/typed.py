@@ -1,0 +1,299 @@
+"""Raw cells -> typed columns under the inferred schema, ready for the store.
+
+The output is one pandas frame per table: the analyst's columns (clean names, typed) plus staging
+columns prefixed `__` that carry what claims need and SQL does not (row locator, entity label,
+display text, scale, period bounds). The store writes the analyst columns as the typed table and
+turns the staging columns into claims set-wise, so a million cells never pass through a Python
+loop twice. Parsing is memoised per distinct value: real columns repeat their values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ingest.melt import LongTable, detect_wide, melt
+from ingest.numbers import SCALES, parse_number
+from ingest.schema import Role, SchemaOptions, TableSchema, infer_schema, is_empty
+from ingest.timekeys import TimeKey, parse_time_key
+from ingest.types import Cell, RawTable, column_letter
+
+MAX_CONTEXT_COLUMNS = 3  # categorical values repeated in each cell claim so it stands alone
+
+
+@dataclass(frozen=True)
+class ClaimColumn:
+    """How one typed column becomes cell claims."""
+
+    column: str  # analyst column holding the value
+    header: str | None  # the file's header; None: per row in `__header`
+    letter: str | None  # sheet column letter; None: per row in `__cell`
+    attribute: str | None  # constant attribute; None: per row in `__attribute`
+    role: Role
+
+
+@dataclass(frozen=True)
+class TypedTable:
+    name: str
+    source: str
+    schema: TableSchema
+    frame: pd.DataFrame
+    analyst_columns: tuple[str, ...]
+    claim_columns: tuple[ClaimColumn, ...]
+    sheet: str | None = None
+    page: int | None = None
+    table_index: int = 0
+    title: str | None = None
+    melted: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.frame)
+
+
+def format_number(v: float) -> str:
+    """Display text for a typed number that had none (XLSX, DataFrame)."""
+    if math.isfinite(v) and v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    return f"{v:.10g}"
+
+
+def _display(v: Cell) -> str:
+    if isinstance(v, dt.datetime):
+        return v.isoformat(sep=" ") if (v.hour or v.minute or v.second) else v.date().isoformat()
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, float):
+        return format_number(v)
+    return str(v).strip()
+
+
+def subject_from_title(title: str | None) -> str | None:
+    """'Northwind Traders — Income statement (USD thousands)' -> 'Northwind Traders'."""
+    if not title:
+        return None
+    for sep in (" — ", " – ", " - ", ":", ","):
+        if sep in title:
+            head = title.split(sep, 1)[0].strip()
+            if head:
+                return head
+    return None
+
+
+def _parse_numbers(values: list[Cell]) -> dict[object, tuple[float, str, str, str] | None]:
+    out: dict[object, tuple[float, str, str, str] | None] = {}
+    for v in set(values):
+        if is_empty(v):
+            out[v] = None
+        elif isinstance(v, bool):
+            out[v] = None
+        elif isinstance(v, int | float):
+            out[v] = (float(v), format_number(float(v)), "", "")
+        else:
+            p = parse_number(v)
+            out[v] = None if p is None else (p.value, str(v).strip(), p.scale, p.unit)
+    return out
+
+
+def _parse_times(values: list[Cell], fy: int) -> dict[object, TimeKey | None]:
+    out: dict[object, TimeKey | None] = {}
+    for v in set(values):
+        out[v] = None if is_empty(v) else parse_time_key(v, fiscal_year_start_month=fy)
+    return out
+
+
+def prepare_table(raw: RawTable, opts: SchemaOptions | None = None) -> TypedTable:
+    """Melt if wide, infer the schema, type every cell; report what did not parse."""
+    opts = opts or SchemaOptions()
+    long: LongTable | None = None
+    spec = detect_wide(raw, fiscal_year_start_month=opts.fiscal_year_start_month)
+    table = raw
+    if spec is not None:
+        long = melt(raw, spec)
+        table = long.table
+    schema = infer_schema(table, opts)
+    if long is not None:
+        schema = _force_long_roles(schema, long)
+    return _type(table, schema, opts, long)
+
+
+def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:
+    """In a melted table 'period' is the time and 'value' the measure, whatever the sample
+    suggested (a statement whose first rows are blank would otherwise fool the agent)."""
+    from dataclasses import replace
+
+    cols = []
+    for c in schema.columns:
+        if c.name == "period":
+            c = replace(c, role=Role.TIME, dtype="VARCHAR")
+        elif c.name == "value":
+            c = replace(c, role=Role.NUMERIC, dtype="DOUBLE")
+        elif c.role in (Role.ID, Role.NUMERIC, Role.TIME):
+            c = replace(c, role=Role.CATEGORICAL, dtype="VARCHAR", unit="", scale="")
+        cols.append(c)
+    labels = [c.name for c in cols if c.name not in ("period", "value", "measure")]
+    entity_cols = tuple(labels[:-1]) if (len(labels) > 1 and not long.has_measure) else (
+        tuple(labels) if long.has_measure else ()
+    )
+    return replace(
+        schema,
+        columns=tuple(cols),
+        id_column=None,
+        time_column="period",
+        entity_columns=entity_cols,
+    )
+
+
+def _type(
+    table: RawTable, schema: TableSchema, opts: SchemaOptions, long: LongTable | None
+) -> TypedTable:
+    n = len(table.rows)
+    fy = opts.fiscal_year_start_month
+    data: dict[str, object] = {}
+    notes: list[str] = list(table.notes)
+    cols = list(zip(*table.rows, strict=True)) if n else [() for _ in table.header]
+
+    time_col = schema.time_column
+    time_keys: list[TimeKey | None] = [None] * n
+    for c in schema.columns:
+        values = list(cols[c.position])
+        if c.role is Role.NUMERIC:
+            parsed = _parse_numbers(values)
+            nums, texts, bases, scales, units = [], [], [], [], []
+            bad: list[int] = []
+            for i, v in enumerate(values):
+                p = parsed[v]
+                if p is None:
+                    if not is_empty(v):
+                        bad.append(i)
+                    nums.append(None)
+                    texts.append(None)
+                    bases.append(None)
+                    scales.append(None)
+                    units.append(None)
+                    continue
+                value, text, scale, unit = p
+                scale = scale or c.scale
+                unit = unit or c.unit
+                nums.append(value)
+                texts.append(text)
+                bases.append(value * SCALES.get(scale, 1.0))
+                scales.append(scale)
+                units.append(unit)
+            data[c.name] = pd.array(nums, dtype="Float64")
+            data[f"{c.name}__text"] = texts
+            data[f"{c.name}__base"] = pd.array(bases, dtype="Float64")
+            data[f"{c.name}__scale"] = scales
+            data[f"{c.name}__unit"] = units
+            if bad:
+                rows = ", ".join(str(table.row_locs[i]) for i in bad[:5])
+                notes.append(
+                    f"column {c.header!r}: {len(bad)} value(s) are not numbers and were left "
+                    f"empty (rows {rows}{', ...' if len(bad) > 5 else ''})"
+                )
+        elif c.role is Role.TIME:
+            parsed_t = _parse_times(values, fy)
+            keys = [parsed_t[v] for v in values]
+            bad = [i for i, v in enumerate(values) if keys[i] is None and not is_empty(v)]
+            if bad:
+                shown = ", ".join(f"row {table.row_locs[i]}: {values[i]!r}" for i in bad[:5])
+                notes.append(
+                    f"column {c.header!r}: {len(bad)} value(s) are not periods and were left "
+                    f"without a time key ({shown})"
+                )
+            all_dates = all(k is None or k.grain == "date" for k in keys) and any(keys)
+            if all_dates:
+                data[c.name] = [k.start if k else None for k in keys]
+            else:
+                data[c.name] = [k.key if k else None for k in keys]
+            if c.name == time_col:
+                time_keys = keys
+        else:
+            data[c.name] = [None if is_empty(v) else _display(v) for v in values]
+
+    analyst = tuple(c.name for c in schema.columns)
+    frame = pd.DataFrame(data, index=pd.RangeIndex(n))
+    frame["__row"] = list(table.row_locs)
+    frame["__time_key"] = [k.key if k else None for k in time_keys]
+    frame["__period_start"] = [k.start if k else None for k in time_keys]
+    frame["__period_end"] = [k.end if k else None for k in time_keys]
+    frame["__order_key"] = pd.array([k.order_key if k else None for k in time_keys], "Float64")
+    frame["__grain"] = [k.grain if k else None for k in time_keys]
+
+    subject = subject_from_title(table.title)
+    ent_cols = list(schema.entity_columns)
+    if ent_cols:
+        parts = [frame[e].astype("string").fillna("") for e in ent_cols]
+        ent = parts[0]
+        for p in parts[1:]:
+            ent = ent.str.cat(p, sep=" / ")
+        frame["__entity"] = ent.astype(object)
+    else:
+        frame["__entity"] = subject or table.name
+
+    claim_cols: list[ClaimColumn] = []
+    if long is not None:
+        frame["__cell"] = [
+            f"{column_letter(cl)}{r}" if cl >= 1 else None
+            for cl, r in zip(long.value_col_locs, table.row_locs, strict=True)
+        ]
+        frame["__header"] = list(long.value_headers)
+        labels = [c.name for c in schema.columns if c.name not in ("period", "value")]
+        attr_col = "measure" if long.has_measure else (labels[-1] if labels else None)
+        if attr_col is not None:
+            frame["__attribute"] = frame[attr_col].astype(object)
+            if long.has_measure and len(labels) > 1:
+                pass
+        claim_cols.append(
+            ClaimColumn("value", None, None, None if attr_col else "value", Role.NUMERIC)
+        )
+        ctx_cols: list[str] = []
+    else:
+        skip = set(schema.entity_columns)
+        if not schema.id_column and time_col:
+            skip.add(time_col)
+        for c in schema.columns:
+            if c.name in skip:
+                continue
+            letter = column_letter(table.col_locs[c.position]) if table.col_locs[c.position] else None
+            claim_cols.append(ClaimColumn(c.name, c.header, letter, c.header, c.role))
+        ctx_cols = [
+            c.name
+            for c in schema.columns
+            if c.role is Role.CATEGORICAL and c.name not in skip and c.distinct <= 50
+        ][:MAX_CONTEXT_COLUMNS]
+    if ctx_cols:
+        ctx = None
+        for cname in ctx_cols:
+            header = schema.column(cname).header
+            part = (header + " " + frame[cname].astype("string")).fillna("")
+            ctx = part if ctx is None else ctx.str.cat(part, sep=", ")
+        frame["__context"] = ctx.str.replace(r"(^, |, $)", "", regex=True).str.replace(
+            ", , ", ", ", regex=False
+        ).astype(object)
+    else:
+        frame["__context"] = ""
+
+    return TypedTable(
+        name=table.name,
+        source=table.source,
+        schema=schema,
+        frame=frame,
+        analyst_columns=analyst,
+        claim_columns=tuple(claim_cols),
+        sheet=table.sheet,
+        page=table.page,
+        table_index=table.table_index,
+        title=table.title,
+        melted=long is not None,
+        notes=tuple(notes),
+    )
+
+
+def role_counts(schema: TableSchema) -> dict[str, int]:
+    return dict(Counter(c.role.value for c in schema.columns))
