@@ -22,7 +22,7 @@ from ecr.core import (
 )
 from ecr.hypotheses import CompetingValueGenerator, HypothesisGenerator, HypothesisSpace, Reading
 from ecr.records import Candidate, Hypothesis, Resolution, StopReason, TraceStep, TriggerDecision
-from ecr.resolver import Verifier, default_verifier, resolve
+from ecr.resolver import Verifier, default_verifier, replay, resolve
 from ecr.settings import ECRSettings
 from ecr.triggers import should_trigger, uncertainty_hits
 
@@ -49,6 +49,7 @@ __all__ = [
     "exact_eer",
     "likelihood",
     "micro_learn",
+    "replay",
     "resolve",
     "selection_score",
     "should_trigger",

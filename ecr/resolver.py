@@ -213,3 +213,57 @@ def _unresolved_conflicts(
             if touched.any() and float(p[touched].max()) >= s.in_play_mass:
                 pairs.append(pair)
     return pairs
+
+
+def replay(
+    candidates: Sequence[Candidate],
+    hypotheses: Sequence[Hypothesis],
+    order: Sequence[str],
+    settings: ECRSettings | None = None,
+    verify: Verifier | None = None,
+) -> Resolution:
+    """Evaluate a fixed sequence of claims (a baseline policy) under ECR's own posterior model.
+
+    Same verification (eq. 8) and update (eq. 7) as `resolve`, no selection and no stopping
+    rule, so policies differ only in which claims they evaluate. `dominant` is set as in
+    `resolve` (sufficiency and no unresolved conflict); stop reason "budget".
+    """
+    s = settings or ECRSettings()
+    verifier = verify or default_verifier(s)
+    hyp_ids = [h.id for h in hypotheses]
+    index = {h: i for i, h in enumerate(hyp_ids)}
+    by_id = {c.id: c for c in candidates}
+    explicit = {c.id: _mask(c.supports, index) for c in candidates}
+    masks = {c.id: _effective_mask(c, explicit, index) for c in candidates}
+    negated_by: dict[str, set[str]] = {c.id: set() for c in candidates}
+    for c in candidates:
+        for n in c.negates:
+            if n in negated_by:
+                negated_by[n].add(c.id)
+    p: FloatArray = uniform(len(hypotheses))
+    h0 = entropy(p)  # eq. 1
+    trace: list[TraceStep] = []
+    evaluated: list[str] = []
+    for t, cid in enumerate(order, start=1):
+        c = by_id[cid]
+        q = float(verifier(c))  # eq. 8
+        x = q if s.observation == "soft" else float(q >= s.verify_threshold)
+        p = bayes_update(p, likelihood(masks[cid], x, s))  # eq. 7
+        evaluated.append(cid)
+        cp = conflict_potential(c.negates, frozenset(negated_by[cid]), set(evaluated[:-1]))
+        trace.append(TraceStep(t, cid, 0.0, 0.0, cp, q, x, entropy(p), tuple(p.tolist())))
+    h = entropy(p)
+    conflicts = _unresolved_conflicts(evaluated, by_id, negated_by, explicit, p, s)
+    sufficient = h <= s.epsilon and not conflicts
+    return Resolution(
+        hypotheses=tuple(hypotheses),
+        distribution=tuple(float(v) for v in p),
+        entropy=h,
+        initial_entropy=h0,
+        stop_reason="epistemic_sufficiency" if sufficient else (
+            "unresolved_conflict" if conflicts else "budget"),
+        dominant=hyp_ids[int(np.argmax(p))] if sufficient else None,
+        has_unresolved_conflict=bool(conflicts),
+        conflicts=tuple(conflicts),
+        trace=tuple(trace),
+    )

@@ -69,7 +69,7 @@ def _value_exprs(cc: ClaimColumn, t: TypedTable) -> tuple[str, str, str, str, st
     if cc.role is Role.NUMERIC:
         return (
             ident(cc.column + "__text"),
-            f"CAST({c} AS DOUBLE)",
+            f"CAST({ident(cc.column + '__num')} AS DOUBLE)",
             f"coalesce({ident(cc.column + '__scale')}, '')",
             f"coalesce({ident(cc.column + '__unit')}, '')",
             f"CAST({ident(cc.column + '__base')} AS DOUBLE)",
@@ -192,7 +192,7 @@ def insert_aggregates(
     # Long forms: one row per (row, measure) and per (row, group), then a single grouped join.
     measures = " UNION ALL ".join(
         f"""SELECT __rid AS rid, __row AS row_num, {lit(cc.header)} AS header,
-                {lit(cc.letter)} AS letter, CAST({ident(cc.column)} AS DOUBLE) AS v,
+                {lit(cc.letter)} AS letter, CAST({ident(cc.column + '__num')} AS DOUBLE) AS v,
                 CAST({ident(cc.column + '__base')} AS DOUBLE) AS vbase,
                 coalesce({ident(cc.column + '__scale')}, '') AS sc,
                 coalesce({ident(cc.column + '__unit')}, '') AS un

@@ -150,8 +150,8 @@ def cell_kind(v: Cell) -> str:
 
 def row_tokens(row: Sequence[Cell]) -> frozenset[str]:
     """Lower-case word tokens of a row, the unit of the repeated-header overlap."""
-    parts = [cell_text(v).lower() for v in row if v is not None]
-    return frozenset(_TOKEN_RE.findall(" ".join(parts)))
+    parts = [v if v.__class__ is str else cell_text(v) for v in row if v is not None]
+    return frozenset(_TOKEN_RE.findall(" ".join(parts).lower()))
 
 
 def token_overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -166,7 +166,10 @@ def token_overlap(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def is_blank_row(row: Sequence[Cell]) -> bool:
-    return all(is_empty(v) for v in row)
+    for v in row:
+        if v is not None and (v.__class__ is not str or v.strip()):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- names
@@ -454,11 +457,13 @@ def find_tables(
     *,
     header_overlap: float = HEADER_OVERLAP,
     row_word: str = "row",
+    normalized: bool = False,
 ) -> list[TableParts]:
     """Every table in a grid, in reading order.
 
     `grid` rows may be ragged (padded with None here); cells are normalized (stripped strings,
-    blank -> None). `row_locs[i]` / `col_locs[j]` are the file coordinates carried into the
+    blank -> None) unless the reader says it did that already (`normalized`, which saves a
+    function call per cell on large files). `row_locs[i]` / `col_locs[j]` are the file coordinates carried into the
     tables; `row_word` names them in notes ("line" for CSV, "row" for sheets).
     """
     if len(grid) != len(row_locs):
@@ -468,18 +473,18 @@ def find_tables(
         col_locs = list(range(1, width + 1))
     if len(col_locs) < width:
         raise ValueError("fewer col_locs than grid columns")
-    rows = [
-        [normalize_cell(v) for v in r] + [None] * (width - len(r))
-        for r in grid
-    ]
+    if normalized:
+        rows = [r if len(r) == width else [*r, *([None] * (width - len(r)))] for r in grid]
+    else:
+        rows = [[normalize_cell(v) for v in r] + [None] * (width - len(r)) for r in grid]
     blocks = split_blocks(rows)
     tables: list[_Building] = []
     pending_title: list[list[Cell]] = []
     for b, (start, end) in enumerate(blocks):
         block = rows[start:end]
         locs = list(row_locs[start:end])
-        cols = [j for j in range(width) if any(r[j] is not None for r in block)]
-        trimmed = [[r[j] for j in cols] for r in block]
+        cols = _used_columns(block, width)
+        trimmed = block if len(cols) == width else [[r[j] for j in cols] for r in block]
         nxt_wide = b + 1 < len(blocks) and _block_width(rows, blocks[b + 1]) >= 2
         if _is_text_block(trimmed):
             if nxt_wide:
@@ -527,7 +532,9 @@ def find_tables(
             raw_names = merge_header_rows(hdr_rows)
             header = make_unique_names(raw_names)
             header_raw = [row_tokens(r) for r in hdr_rows]
-            header_raw.append(frozenset(_TOKEN_RE.findall(" ".join(raw_names).lower())))
+            merged = frozenset(_TOKEN_RE.findall(" ".join(raw_names).lower()))
+            if merged not in header_raw:
+                header_raw.append(merged)
             header_locs = tuple(locs[k] for k in found.header_rows)
             if len(hdr_rows) > 1:
                 notes.add(
@@ -584,22 +591,66 @@ def find_tables(
     ]
 
 
+def _used_columns(block: Sequence[Sequence[Cell]], width: int) -> list[int]:
+    """Indices of the columns holding any value in the block (empty spacer columns dropped)."""
+    used: list[int] = []
+    todo = list(range(width))
+    for r in block:
+        if not todo:
+            break
+        rest = []
+        for j in todo:
+            if r[j] is None:
+                rest.append(j)
+            else:
+                used.append(j)
+        todo = rest
+    return sorted(used)
+
+
 def _block_width(rows: Sequence[Sequence[Cell]], span: tuple[int, int]) -> int:
     start, end = span
     block = rows[start:end]
-    if not block:
-        return 0
-    return sum(1 for j in range(len(block[0])) if any(r[j] is not None for r in block))
+    return len(_used_columns(block, len(block[0]))) if block else 0
 
 
 def _max_overlap(tokens: frozenset[str], header_raw: Sequence[frozenset[str]]) -> float:
     return max((token_overlap(tokens, h) for h in header_raw), default=0.0)
 
 
+def _could_repeat(row: Sequence[Cell], header_raw: Sequence[frozenset[str]], theta: float) -> bool:
+    """Cheap necessary condition for overlap >= theta with some header row.
+
+    Jaccard(R, H) >= theta needs at least theta*|H| of H's tokens in R, and every token of R
+    is a substring of the row's lower-cased text; counting header tokens found as substrings
+    (with an early exit) rules out nearly every data row without tokenizing it. This is what
+    keeps a 100,000-line CSV at about a second.
+    """
+    # str() of any cell contains every token of its cell_text() (2023.0 -> "2023.0" holds
+    # "2023"); "None" for blanks only adds spurious hits, which the exact check then rejects.
+    text = " ".join(map(str, row)).lower()
+    for h in header_raw:
+        need = math.ceil(theta * len(h) - 1e-9)
+        if need <= 0:
+            return True
+        misses = len(h) - need
+        hits = 0
+        for t in h:
+            if t in text:
+                hits += 1
+                if hits >= need:
+                    return True
+            else:
+                misses -= 1
+                if misses < 0:
+                    break
+    return False
+
+
 def _add_data_row(
     tb: _Building, row: Sequence[Cell], loc: int, header_overlap: float, row_word: str
 ) -> None:
-    if tb.header_raw:
+    if tb.header_raw and _could_repeat(row, tb.header_raw, header_overlap):
         ov = _max_overlap(row_tokens(row), tb.header_raw)
         if ov >= header_overlap:
             tb.notes.add(

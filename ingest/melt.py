@@ -19,6 +19,7 @@ MIN_PERIOD_COLUMNS = 2  # fewer period headers than this is an ordinary table wi
 @dataclass(frozen=True)
 class WideSpec:
     label_positions: tuple[int, ...]  # columns that name the row (line item, region)
+    extra_positions: tuple[int, ...]  # numeric columns without a period ("Growth %")
     period_positions: tuple[int, ...]
     measures: tuple[str | None, ...]  # per period column: measure text from the header, if any
     periods: tuple[str, ...]  # per period column: the period part of the header
@@ -69,6 +70,10 @@ def detect_wide(table: RawTable, *, fiscal_year_start_month: int = 1) -> WideSpe
             period_text.append(split[1])
     if len(periods) < MIN_PERIOD_COLUMNS or not labels:
         return None
+    extras = [j for j in labels[1:] if _numeric_like(table, j)]
+    labels = [j for j in labels if j not in extras]
+    if not labels:
+        return None
     # The period columns must hold values (numbers or blanks), not more labels.
     filled = 0
     numeric = 0
@@ -82,7 +87,20 @@ def detect_wide(table: RawTable, *, fiscal_year_start_month: int = 1) -> WideSpe
                 numeric += 1
     if filled and numeric / filled < 0.6:
         return None
-    return WideSpec(tuple(labels), tuple(periods), tuple(measures), tuple(period_text))
+    return WideSpec(
+        tuple(labels), tuple(extras), tuple(periods), tuple(measures), tuple(period_text)
+    )
+
+
+def _numeric_like(table: RawTable, j: int) -> bool:
+    vals = [r[j] for r in table.rows[:200] if r[j] is not None and str(r[j]).strip()]
+    if not vals:
+        return False
+    num = sum(
+        isinstance(v, int | float) or bool(re.fullmatch(r"[\s$€£(+-]*[\d.,]+\s*[%)kmb]*", str(v)))
+        for v in vals
+    )
+    return num >= 0.8 * len(vals)
 
 
 def _label_like(table: RawTable, j: int) -> bool:
@@ -91,7 +109,7 @@ def _label_like(table: RawTable, j: int) -> bool:
 
 
 def melt(table: RawTable, spec: WideSpec) -> LongTable:
-    has_measure = any(m for m in spec.measures)
+    has_measure = any(m for m in spec.measures) or bool(spec.extra_positions)
     label_headers = [table.header[j] for j in spec.label_positions]
     header = [*label_headers]
     if has_measure:
@@ -114,6 +132,14 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
                 row.append(spec.measures[k] or "")
             row += [spec.periods[k], v]
             rows.append(tuple(row))
+            row_locs.append(table.row_locs[i])
+            col_locs.append(table.col_locs[j])
+            headers.append(table.header[j])
+        for j in spec.extra_positions:
+            v = r[j]
+            if v is None or (isinstance(v, str) and not v.strip()):
+                continue
+            rows.append((*labels, table.header[j], None, v))
             row_locs.append(table.row_locs[i])
             col_locs.append(table.col_locs[j])
             headers.append(table.header[j])

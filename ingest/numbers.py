@@ -642,6 +642,9 @@ def scale_hint(text: str | None) -> tuple[str, str]:
             not unit
             and low in _UNITS
             and low not in ("s", "h", "t", "g", "l", "x", "year", "month")
+            # a unit names the column's last word ("lead_time_days", "Weight (kg)"), not a
+            # qualifier in front of another noun ("unit_price", "hours_budget")
+            and tok == tokens[-1]
         ):
             unit = _UNITS[low]
     if single_letter:

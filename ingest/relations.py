@@ -99,7 +99,7 @@ def _context_entity(sentence: str, entities: Sequence[str]) -> str | None:
     return entities[0] if entities else None
 
 
-def _subject_phrase(before: str) -> str:
+def _subject_phrase(before: str, cut_verb: bool = False) -> str:
     s = before.strip().rstrip(",")
     prev = None
     while prev != s:
@@ -108,6 +108,8 @@ def _subject_phrase(before: str) -> str:
     # last clause only: "X grew and Y fell" / "..., while Y fell"
     s = re.split(r",\s+(?:and|while|but|whereas)\s+|;\s*|\s+(?:while|whereas|but)\s+", s)[-1]
     s = re.sub(r"\s+(?:has|have|had|also|both|which|that)$", "", s.strip(), flags=re.I)
+    if cut_verb:
+        s = _VERB_CUT.split(s, maxsplit=1)[0]
     words = s.split()
     return " ".join(words[-8:]).strip(" ,")
 
@@ -147,9 +149,11 @@ def extract_relations(
             before, after = sentence[: m.start()], sentence[m.end():]
             left = _nearest(found, 0, m.start(), last=True)
             # Only an entity right before the verb's clause counts as its subject.
-            subj = _subject_phrase(before)
-            if relation == "caused_by" and not passive:
-                subj = _VERB_CUT.split(subj, maxsplit=1)[0].strip(" ,")
+            measure = relation in {"caused_by", "increased_by", "decreased_by"} and not passive
+            subj = _subject_phrase(before, cut_verb=measure).strip(" ,")
+            if measure and subj and not \
+                    _PRONOUN_SUBJECTS.match(subj):
+                left = None  # the head of a change is the measure, not the company
             if left and left not in subj:
                 left = None
             if left is None:
@@ -157,6 +161,7 @@ def extract_relations(
                     left = _context_entity(sentence, entities)
                     if left and relation in {"increased_by", "decreased_by"} and subj:
                         rest = re.sub(_PRONOUN_SUBJECTS, "", subj, count=1).strip()
+                        rest = re.sub(r"^['\u2019]s\s+", "", rest)
                         left = f"{left} {rest}".strip() if rest else left
                 else:
                     left = subj
@@ -166,7 +171,9 @@ def extract_relations(
             else:
                 tail_text = _tail_phrase(after)
                 ent = _nearest(found, m.end(), len(sentence), last=False)
-                if ent and ent in tail_text:
+                if relation == "located_in" and tail_text:
+                    right = tail_text  # "Bergen, Norway": keep the comma-separated place
+                elif ent and ent in tail_text:
                     right = ent
                 elif relation == "located_in":
                     right = tail_text  # "Bergen, Norway": keep the comma-separated place
@@ -174,12 +181,23 @@ def extract_relations(
                     right = ent if ent and after.strip().startswith(ent) else tail_text
             if not left or not right:
                 continue
-            head, tail = (right, left) if passive else (left, right)
-            key = (head, relation, tail)
-            if key in seen or head == tail:
-                continue
-            seen.add(key)
+            # "owns Riverside Clinic and Lakeview Clinic": one triple per named entity
+            rights = [right]
+            if relation not in {"increased_by", "decreased_by", "located_in"}:
+                tail_ents = [e for a, b, e in found if a >= m.end()
+                             and e in after.split(".")[0]]
+                listed = re.fullmatch(
+                    r"\s*(?:the\s+)?" + r"(?:,\s*|\s+and\s+|,\s*and\s+)(?:the\s+)?".join(
+                        re.escape(e) for e in tail_ents[:4]) + r"\b.*", after, re.S)
+                if len(tail_ents) > 1 and listed:
+                    rights = tail_ents[:4]
             taken.append((m.start(), m.end()))
-            out.append(RelationRecord(head=head, relation=relation, tail=tail, locator=locator,
-                                      text=sentence))
+            for r in rights:
+                head, tail = (r, left) if passive else (left, r)
+                key = (head, relation, tail)
+                if key in seen or head == tail:
+                    continue
+                seen.add(key)
+                out.append(RelationRecord(head=head, relation=relation, tail=tail,
+                                          locator=locator, text=sentence))
     return out

@@ -88,9 +88,7 @@ def subject_from_title(title: str | None) -> str | None:
 def _parse_numbers(values: list[Cell]) -> dict[object, tuple[float, str, str, str] | None]:
     out: dict[object, tuple[float, str, str, str] | None] = {}
     for v in set(values):
-        if is_empty(v):
-            out[v] = None
-        elif isinstance(v, bool):
+        if is_empty(v) or isinstance(v, bool):
             out[v] = None
         elif isinstance(v, int | float):
             out[v] = (float(v), format_number(float(v)), "", "")
@@ -185,7 +183,18 @@ def _type(
                 bases.append(value * SCALES.get(scale, 1.0))
                 scales.append(scale)
                 units.append(unit)
-            data[c.name] = pd.array(nums, dtype="Float64")
+            distinct_scales = {x for x in scales if x is not None}
+            if len(distinct_scales) > 1:
+                # "$1.2m" beside "1,234.50": the typed column must be comparable, so it holds
+                # the base value; claims keep the displayed number and its scale.
+                data[c.name] = pd.array(bases, dtype="Float64")
+                notes.append(
+                    f"column {c.header!r}: mixed scales {sorted(distinct_scales)}; the table "
+                    "column holds values in base units"
+                )
+            else:
+                data[c.name] = pd.array(nums, dtype="Float64")
+            data[f"{c.name}__num"] = pd.array(nums, dtype="Float64")
             data[f"{c.name}__text"] = texts
             data[f"{c.name}__base"] = pd.array(bases, dtype="Float64")
             data[f"{c.name}__scale"] = scales
@@ -246,9 +255,12 @@ def _type(
         labels = [c.name for c in schema.columns if c.name not in ("period", "value")]
         attr_col = "measure" if long.has_measure else (labels[-1] if labels else None)
         if attr_col is not None:
-            frame["__attribute"] = frame[attr_col].astype(object)
-            if long.has_measure and len(labels) > 1:
-                pass
+            attr = frame[attr_col].astype("string")
+            if attr_col == "measure" and len(labels) > 1:
+                # pure period headers carry no measure: the row's last label names it
+                fallback = frame[[x for x in labels if x != "measure"][-1]].astype("string")
+                attr = attr.mask(attr.isna() | (attr == ""), fallback)
+            frame["__attribute"] = attr.astype(object)
         claim_cols.append(
             ClaimColumn("value", None, None, None if attr_col else "value", Role.NUMERIC)
         )

@@ -27,7 +27,7 @@ Function policy (decided here, documented for reviewers):
 * denied, in any position: anything reading or writing files or the network (`read_*`,
   `write_*`, `glob`, `sniff_csv`, `parquet_*`, `iceberg_*`, `delta_*`, `*_scan`, ...), catalog and
   system introspection (`duckdb_*`, `pragma_*`, `current_setting`, `getenv`, `getvariable`,
-  `which_secret`, `version`-like functions are harmless and allowed), functions that run a SQL
+  `which_secret`; `version()` is harmless and allowed), functions that run a SQL
   string (`query`, `query_table`, `json_serialize_plan`, `json_execute_serialized_sql`), state
   changes (`nextval`, `setval`, `currval`, `checkpoint`, `force_checkpoint`, logging and
   profiling switches) and sleeps;
@@ -345,6 +345,9 @@ def _check_tree(tree: exp.Expr, allowed: frozenset[str]) -> frozenset[str]:
                 f"{_kind(node)} is not allowed inside a query (found in a CTE or subquery)",
                 reason=REASON_STATEMENT,
             )
+    # Separate passes so the most specific reason wins whatever the walk order: a DELETE in a
+    # CTE is a forbidden statement first, and only then "a CTE body that is not a query".
+    for node in nodes:
         if isinstance(node, exp.CTE | exp.Subquery) and not isinstance(
             node.this, exp.Select | exp.SetOperation | exp.Values | exp.Subquery
         ):

@@ -130,7 +130,7 @@ def _blocks(recs: list[tuple[int, list[str]]]) -> list[list[tuple[int, list[str]
     blocks: list[list[tuple[int, list[str]]]] = []
     cur: list[tuple[int, list[str]]] = []
     for line, fields in recs:
-        if _n_eff(fields) == 0:
+        if not any(fields) or not "".join(fields).strip():
             if cur:
                 blocks.append(cur)
                 cur = []
@@ -247,7 +247,9 @@ def read_csv(
             locs.append(rlocs[0] - 1)
         grid.extend(rows)
         locs.extend(rlocs)
-    parts = find_tables(grid, locs, header_overlap=header_overlap, row_word="line")
+    parts = find_tables(
+        grid, locs, header_overlap=header_overlap, row_word="line", normalized=True
+    )
     if not parts:
         raise EmptyFileError("no table found", source=source)
     stem = safe_identifier(p.stem)

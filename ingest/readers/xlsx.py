@@ -40,6 +40,7 @@ EXCEL_ERRORS = frozenset(
     {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
      "#SPILL!", "#CALC!"}
 )
+_FAST = (int, float, dt.datetime)  # passed through unchanged, without a call per cell
 MAX_MERGE_CELLS = 1_000_000  # a merge over whole columns must not explode memory
 
 _MERGE_RE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
@@ -126,7 +127,10 @@ def _read_grid(ws, notes: list[str]) -> tuple[list[list[Cell]], int]:  # type: i
     grid: list[list[Cell]] = []
     width = 0
     for r, values in enumerate(ws.iter_rows(min_row=1, min_col=1, values_only=True), start=1):
-        row = [_plain(v, r, c, notes) for c, v in enumerate(values, start=1)]
+        row = [
+            v if v is None or v.__class__ in _FAST else _plain(v, r, c, notes)
+            for c, v in enumerate(values, start=1)
+        ]
         while row and row[-1] is None:
             row.pop()
         grid.append(row)
@@ -254,7 +258,11 @@ def _read_workbook(wb, p: Path, source: str, header_overlap: float, sheet: str |
             if ws.sheet_state != "visible":
                 sheet_notes.append(f"sheet {ws.title!r} is {ws.sheet_state}")
             parts = find_tables(
-                grid, list(range(1, len(grid) + 1)), header_overlap=header_overlap, row_word="row"
+                grid,
+                list(range(1, len(grid) + 1)),
+                header_overlap=header_overlap,
+                row_word="row",
+                normalized=True,
             )
             per_table = _assign_cell_notes(parts, cell_notes)
             out.append((ws, [(t, sheet_notes, per_table[i]) for i, t in enumerate(parts)]))

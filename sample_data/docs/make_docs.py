@@ -108,10 +108,7 @@ class Page:
                 if not cell:
                     continue
                 numeric = c > 0 and any(ch.isdigit() for ch in cell) and r >= header_rows
-                if numeric:
-                    x = xs[c + 1] - 4 - text_width(cell, font, size)
-                else:
-                    x = xs[c] + 4
+                x = xs[c + 1] - 4 - text_width(cell, font, size) if numeric else xs[c] + 4
                 self.text(x, base, cell, font, size)
         self.y = top - n * row_h - 22
 
@@ -448,6 +445,34 @@ def fjordline() -> Document:
     return d
 
 
+MARKET_NOTES = """\
+# Nordic Market Notes 2024
+
+Prepared by the analysis desk for the ingestion tests of HyRAG. All companies are fictional.
+
+## Nordic Foods AS
+
+Nordic Foods AS is headquartered in Trondheim, Norway. Nordic Foods AS acquired Baltic Bakeries Ltd in March 2023.
+Its revenue rose 9% to NOK 2.4 billion in fiscal 2024.
+
+Baltic Bakeries Ltd is a subsidiary of Nordic Foods AS. Baltic Bakeries Ltd operated 14 bakeries and employed 380 people in 2024.
+
+## Harbor Health Partners
+
+Harbor Health Partners owns Riverside Clinic and Lakeview Clinic. The group reported EBITDA of $31.5 million in H1 2024.
+
+- Lakeview Clinic is located in Duluth, Minnesota.
+- Lakeview Clinic employed 96 registered nurses and 14 physicians as of June 30, 2024.
+- Harbor Health Partners does not disclose clinic-level margins.
+
+## Shipping
+
+Fjordline Logistics AS partners with Hurtig Port Services on terminal handling. Fuel costs at Fjordline Logistics AS increased by 11% in the third quarter of 2024 due to higher bunker prices.
+
+Margins were hurt by the weaker krone in 2024.
+"""
+
+
 def main() -> None:
     docs = {
         "crestwood_overview_2024.pdf": crestwood_overview(),
@@ -459,6 +484,8 @@ def main() -> None:
         "riverside_clinic_2024.pdf": riverside(),
         "fjordline_segments_2024.pdf": fjordline(),
     }
+    (HERE / "market_notes.md").write_text(MARKET_NOTES, encoding="utf-8")
+    print("wrote sample_data/docs/market_notes.md")
     for name, doc in docs.items():
         path = doc.save(name)
         print(f"wrote {path.relative_to(HERE.parent.parent)} ({len(doc.pages)} pages)")

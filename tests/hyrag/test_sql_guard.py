@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -85,6 +86,8 @@ HOSTILE: list[tuple[str, str, str]] = [
     ("show", "SHOW TABLES", "statement"),
     ("describe-in-from", "SELECT * FROM (DESCRIBE sales)", "statement"),
     ("checkpoint", "CHECKPOINT", "not_a_query"),
+    ("checkpoint-in-subquery", "SELECT * FROM (CHECKPOINT) AS s", "not_a_query"),
+    ("pivot-statement", "PIVOT sales ON region USING sum(amount)", "not_a_query"),
     ("export", "EXPORT DATABASE '/tmp/dump'", "parse_error"),
     ("import", "IMPORT DATABASE '/tmp/dump'", "parse_error"),
     ("comment-inside-keyword", "SEL/**/ECT * FROM sales", "parse_error"),
@@ -339,7 +342,7 @@ def test_allowed_tables_compare_case_insensitively() -> None:
 
 
 @pytest.fixture
-def kb(tmp_path: Path) -> duckdb.DuckDBPyConnection:
+def kb(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     con = duckdb.connect(str(tmp_path / "hyrag.duckdb"))
     build_kb(con)
     harden_connection(con)

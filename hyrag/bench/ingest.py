@@ -1,0 +1,143 @@
+"""`hyrag bench ingest`: ingestion throughput and peak memory against DuckDB's own read_csv.
+
+Absolute seconds are noisy on a shared machine, so the figure that matters is the ratio to
+DuckDB's `read_csv` of the same file measured in the same run. Each measurement runs in a fresh
+process so that its peak RSS is its own. Embeddings are excluded (none are computed at ingest).
+Target (issue 2): CSV ingestion within 10x of read_csv, peak memory under 2 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+TARGET_RATIO = 10.0
+TARGET_PEAK_MB = 2048.0
+
+
+def make_table(rows: int, seed: int = 7) -> pd.DataFrame:
+    """A realistic 12-column sales-like table: id, date, 5 categoricals, 5 measures."""
+    rng = np.random.default_rng(seed)
+    start = np.datetime64("2021-01-01")
+    days = rng.integers(0, 4 * 365, rows)
+    regions = np.array(["North", "South", "East", "West"])
+    products = np.array([f"Product {i:02d}" for i in range(40)])
+    channels = np.array(["Online", "Retail", "Partner"])
+    segments = np.array(["Enterprise", "SMB", "Consumer"])
+    units = rng.integers(1, 200, rows)
+    price = rng.choice([9.99, 19.5, 49.0, 120.0, 499.0], rows)
+    return pd.DataFrame(
+        {
+            "order_id": [f"ORD-{i:07d}" for i in range(rows)],
+            "order_date": (start + days).astype(str),
+            "region": rng.choice(regions, rows),
+            "product": rng.choice(products, rows),
+            "channel": rng.choice(channels, rows),
+            "segment": rng.choice(segments, rows),
+            "sales_rep": [f"REP-{x:03d}" for x in rng.integers(0, 300, rows)],
+            "units": units,
+            "unit_price": price,
+            "revenue": np.round(units * price, 2),
+            "discount_pct": np.round(rng.uniform(0, 0.3, rows) * 100, 1),
+            "cost": np.round(units * price * rng.uniform(0.4, 0.8, rows), 2),
+        }
+    )
+
+
+def _peak_mb() -> float:
+    # ru_maxrss is KiB on Linux.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _duckdb_read(path: str, q: mp.Queue) -> None:
+    import duckdb
+
+    t0 = time.perf_counter()
+    con = duckdb.connect()
+    n = con.execute(f"SELECT count(*) FROM read_csv('{path}')").fetchone()[0]
+    con.execute(f"CREATE TABLE t AS SELECT * FROM read_csv('{path}')")
+    q.put((time.perf_counter() - t0, _peak_mb(), n))
+
+
+def _hyrag_ingest(path: str, kb: str, q: mp.Queue) -> None:
+    import hyrag
+
+    t0 = time.perf_counter()
+    with hyrag.open(kb) as k:
+        report = k.ingest(path)
+    q.put((time.perf_counter() - t0, _peak_mb(), report.claims))
+
+
+def _measure(target, *args) -> tuple[float, float, int]:  # noqa: ANN001
+    ctx = mp.get_context("spawn")
+    q: mp.Queue = ctx.Queue()
+    p = ctx.Process(target=target, args=(*args, q))
+    p.start()
+    result = q.get()
+    p.join()
+    if p.exitcode:
+        raise RuntimeError(f"benchmark process failed with exit code {p.exitcode}")
+    return result
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median)")
+    parser.add_argument("--xlsx", action=argparse.BooleanOptionalAction, default=True,
+                        help="also measure XLSX ingestion (slow: openpyxl)")
+    parser.add_argument("--workdir", default=None, help="keep generated files here")
+
+
+def run(args: argparse.Namespace) -> int:
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="hyrag-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    df = make_table(args.rows)
+    cells = df.shape[0] * df.shape[1]
+    csv = work / "bench.csv"
+    df.to_csv(csv, index=False)
+    print(f"table: {df.shape[0]:,} rows x {df.shape[1]} columns = {cells:,} cells ({csv})")
+
+    duck = [_measure(_duckdb_read, str(csv)) for _ in range(args.repeat)]
+    hy = []
+    for i in range(args.repeat):
+        kb = work / f"kb_csv_{i}"
+        shutil.rmtree(kb, ignore_errors=True)
+        hy.append(_measure(_hyrag_ingest, str(csv), str(kb)))
+    d_med = statistics.median(x[0] for x in duck)
+    h_med = statistics.median(x[0] for x in hy)
+    ratio = h_med / d_med
+    peak = max(x[1] for x in hy)
+    print()
+    print(f"{'measurement':<36}{'median s':>10}{'cells/s':>14}{'peak MB':>10}")
+    print(f"{'duckdb read_csv (reference)':<36}{d_med:>10.3f}{cells / d_med:>14,.0f}"
+          f"{max(x[1] for x in duck):>10.0f}")
+    print(f"{'hyrag ingest CSV':<36}{h_med:>10.3f}{cells / h_med:>14,.0f}{peak:>10.0f}")
+    print(f"claims written: {hy[0][2]:,}")
+    print(f"ratio hyrag/duckdb: {ratio:.1f}x (target <= {TARGET_RATIO:.0f}x: "
+          f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}); peak {peak:.0f} MB "
+          f"(target < {TARGET_PEAK_MB:.0f} MB: {'met' if peak < TARGET_PEAK_MB else 'NOT met'})")
+    if args.xlsx:
+        xlsx = work / "bench.xlsx"
+        t0 = time.perf_counter()
+        df.to_excel(xlsx, index=False)
+        print(f"\nwrote {xlsx.name} in {time.perf_counter() - t0:.1f} s")
+        kb = work / "kb_xlsx"
+        shutil.rmtree(kb, ignore_errors=True)
+        x = _measure(_hyrag_ingest, str(xlsx), str(kb))
+        print(f"{'hyrag ingest XLSX (1 run)':<36}{x[0]:>10.3f}{cells / x[0]:>14,.0f}{x[1]:>10.0f}")
+    print(f"\nrerun: hyrag bench ingest --rows {args.rows} --repeat {args.repeat}"
+          f"{'' if args.xlsx else ' --no-xlsx'}")
+    if not args.workdir:
+        shutil.rmtree(work, ignore_errors=True)
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,638 @@
+"""Prose passages -> atomic text claims (entity, attribute, value, period) and relations.
+
+A retrieved sentence can only commit a fact when its entity and attribute match the question
+(the Warrant's Result Relevance Rule), so every claim carries both, and a sentence that states
+two facts ("Riverside Clinic employed 412 registered nurses and 57 physicians in 2024") gives two
+claims, each with its own attribute, value, period and span. Sentences that state a fact without
+a number ("Northgate does not disclose its headcount") still give one claim with no value, and a
+negation is recorded, because "the source says it is not disclosed" differs from "no source".
+
+Rule-based and deterministic on purpose: the same file gives the same claims and claim ids, and
+each rule can be read and tested. It is tuned for report prose (subject - verb - number - noun);
+its limits are listed in the module tests and the ingest report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ingest.numbers import CURRENCY_CODES, ParsedNumber, find_numbers
+from ingest.relations import extract_relations
+from ingest.text import is_heading, split_sentences
+from ingest.timekeys import TimeKey, find_time_expressions
+from ingest.types import ClaimRecord, Locator, Passage, RelationRecord
+
+# A text claim is weaker evidence than a table cell (0.95): its entity, attribute and period are
+# read by rules. A claim whose entity or period comes from context (pronoun, heading) is weaker
+# still, by this much.
+CONTEXT_PENALTY = 0.05
+NEGATED_PREFIX = "[negated] "
+
+_ENTITY_SUFFIXES = (
+    r"Inc\.?|Ltd\.?|Corp\.?|Co\.|LLC|plc|PLC|AS|ASA|AB|AG|GmbH|SA|S\.A\.|N\.V\.|NV|LLP|LP|Group"
+)
+_CAP = r"(?:[A-Z][\w'\u2019&.-]*[\w&]|[A-Z])"
+_ENTITY_RE = re.compile(
+    rf"{_CAP}(?:(?:\s+(?:of|and|&|for|de|du|la|the|on)){{0,2}}\s+{_CAP})*"
+    rf"(?:,?\s+(?:{_ENTITY_SUFFIXES}))?"
+)
+# Capitalised words that open sentences or name periods, never entities on their own.
+_NOT_ENTITY = {
+    "the", "a", "an", "in", "on", "at", "as", "for", "by", "during", "its", "it", "this", "that",
+    "these", "those", "their", "they", "he", "she", "we", "our", "his", "her", "there", "after",
+    "before", "since", "from", "with", "while", "although", "however", "meanwhile", "also",
+    "overall", "both", "each", "all", "total", "net", "group", "revenue", "revenues", "sales",
+    "average", "median", "admissions", "employment", "route", "table", "page", "figure", "note",
+    "q1", "q2", "q3", "q4", "h1", "h2", "fy", "ltm", "ttm", "fiscal", "january", "february",
+    "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "fall", "spring", "summer", "winter", "autumn", "if", "when", "but", "and", "or", "not",
+    "no", "yes", "what", "which", "who", "how", "why", "where", "operating", "first", "second",
+    "third", "fourth", "costs", "cost", "profit", "margins", "margin", "headcount", "growth",
+    "so", "then", "thus", "because", "due", "according", "including", "about", "approximately",
+    "around", "nearly", "over", "under", "some", "most", "many", "several", "one", "two",
+    # metric and role acronyms: capitalised, but attributes, not names
+    "ebitda", "ebit", "eps", "roe", "roa", "roi", "roce", "capex", "opex", "ceo", "cfo", "coo",
+    "gdp", "kpi", "arr", "mrr", "nps", "fte", "yoy", "ytd", "gaap", "ifrs", "cagr", "r&d",
+}
+_PRONOUN_START = re.compile(
+    r"^(?:it|its|they|their|he|she|his|her|this|these)\b|"
+    r"^the\s+(?:company|group|firm|clinic|college|university|hospital|bank|business|school|"
+    r"organisation|organization|institution|subsidiary|centre|center|campus|board|fund)\b",
+    re.IGNORECASE,
+)
+_NEGATION_RE = re.compile(
+    r"\b(?:(?:does|do|did|is|are|was|were|has|have|had|will|would|could|can)\s+not|"
+    r"(?:does|do|did|is|are|was|were|has|have|had|wo|ca)n['\u2019]t|never|"
+    r"not\s+(?:disclosed|reported|available|published|provided|stated|known)|undisclosed|"
+    r"declined\s+to\s+(?:disclose|comment|report)|no\s+(?!\.)[a-z])",
+    re.IGNORECASE,
+)
+_CHANGE_UP = {"rose", "rise", "rises", "increased", "increase", "increases", "grew", "grow",
+              "grows", "up", "climbed", "gained", "jumped", "improved", "higher"}
+_CHANGE_DOWN = {"fell", "fall", "falls", "decreased", "decrease", "decreases", "declined",
+                "decline", "declines", "down", "dropped", "drops", "shrank", "lower", "slipped"}
+_LINKS = {"was", "were", "is", "are", "of", "at", "to", "reached", "totaled", "totalled",
+          "totals", "total", "amounted", "stood", "came", "hit", "be", "been", "remained",
+          "stayed", "equalled", "equaled", "about", "approximately", "around", "nearly",
+          "roughly", "some", "over", "almost", "by", "in", "reaching", "with"}
+_STOP = {
+    "the", "a", "an", "its", "their", "his", "her", "our", "this", "that", "these", "those",
+    "and", "or", "but", "while", "whereas", "in", "on", "at", "for", "by", "to", "from", "with",
+    "within", "across", "as", "during", "after", "before", "since", "than", "per", "up", "down",
+    "was", "were", "is", "are", "be", "been", "has", "have", "had", "will", "would", "which",
+    "who", "it", "they", "there", "including", "includes", "included", "compared",
+    "versus", "vs", "each", "all", "both", "some", "also", "only", "about", "approximately",
+    "nearly", "around", "over", "under", "more", "less", "new", "such", "whom", "whose",
+    "into", "onto", "out", "of", "not", "no", "de", "reported", "recorded", "posted",
+    "generated", "achieved", "delivered", "booked", "made", "earned", "paid", "spent",
+    "invested", "raised", "announced", "expects", "expected", "reached", "received",
+} | _CHANGE_UP | _CHANGE_DOWN
+# Verbs that say nothing beyond "has N of": the attribute is the noun after the number alone.
+_NEUTRAL_VERBS = {
+    "had", "has", "have", "employed", "employs", "employ", "enrolled", "enrolls", "enrols",
+    "recorded", "records", "reported", "reports", "counted", "offers", "offered", "offer",
+    "operates", "operated", "holds", "held", "houses", "housed", "house", "included",
+    "includes", "including", "totaled", "totalled", "was", "were", "is", "are", "covers",
+    "covered", "with", "of", "reached", "registered", "received", "receives", "counts", "spans", "owns", "owned", "serves", "served", "comprises", "comprised", "about",
+    "approximately", "nearly", "around", "some", "over", "almost", "roughly", "than", "and",
+}
+_MEASURE_UNITS = {"acres", "acre", "hectares", "hectare", "miles", "mile", "metres", "meters",
+                  "sq", "square", "feet", "ft", "m2", "kilometres", "kilometers", "barrels",
+                  "mw", "gw"}
+_COUNT_UNITS = {"employees", "people", "FTE", "units", "pcs"}
+_BASE_MARKERS = re.compile(
+    r"(?:\bfrom|\bthan|\bcompared\s+(?:with|to)|\bversus|\bvs\.?|\bover|\brelative\s+to|"
+    r"\bagainst|\bsince)\s+(?:the\s+)?(?:end\s+of\s+)?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class _Fact:
+    start: int
+    end: int
+    number: ParsedNumber | None
+    attribute: str
+    entity: str | None
+    unit: str = ""
+
+
+# --- entities -------------------------------------------------------------------------------
+
+def find_entities(sentence: str, known: Sequence[str] = ()) -> list[tuple[int, int, str]]:
+    """Proper-noun phrases of a sentence: (start, end, name) in reading order.
+
+    Capitalised multiword spans ("Riverside Clinic", "Bank of the West", "Fjordline Logistics
+    AS"); a single capitalised word counts when it is not a sentence opener or a period word,
+    and a word that starts a `known` entity ("Northgate" for "Northgate University") is resolved
+    to it, so one document's mentions share one name.
+    """
+    out: list[tuple[int, int, str]] = []
+    spans: list[tuple[int, int]] = []
+    for m in _ENTITY_RE.finditer(sentence):
+        # "Crestwood College and Fjordline Logistics AS" are two names; "Arts and Humanities"
+        # is one: split at "and"/"&" only when both sides have two capitalised words or more.
+        parts = re.split(r"\s+(?:and|&)\s+", m.group(0))
+        caps = [sum(w[:1].isupper() for w in p.split()) for p in parts]
+        if len(parts) == 2 and min(caps) >= 2:
+            cut = m.group(0).index(parts[1], len(parts[0]))
+            spans += [(m.start(), m.start() + len(parts[0])), (m.start() + cut, m.end())]
+        else:
+            spans.append((m.start(), m.end()))
+    for a, b in spans:
+        text = sentence[a:b]
+        words = text.split()
+        # Drop leading opener words ("The Hale Library" -> "Hale Library", "In Bergen" -> ...).
+        while words and words[0].lower().strip(".,") in _NOT_ENTITY:
+            drop = words.pop(0)
+            a = sentence.index(drop, a) + len(drop)
+            while a < b and sentence[a].isspace():
+                a += 1
+            # connectors left at the front after dropping an opener
+            while words and words[0] in {"of", "and", "&", "for", "de", "du", "la", "the", "on"}:
+                drop = words.pop(0)
+                a = sentence.index(drop, a) + len(drop)
+                while a < b and sentence[a].isspace():
+                    a += 1
+        if not words:
+            continue
+        # One canonical spelling per name: "Acme Inc." and "Acme Inc" are the same company.
+        name = " ".join(words).rstrip(".,")
+        b = a + len(name) if sentence[a:a + len(name)] == name else b
+        if all(w.strip(".,").upper() in CURRENCY_CODES or w in {"FTE", "USD"} for w in words):
+            continue  # "NOK 1,412.6 million": a currency, not a name
+        if len(words) == 1:
+            w = words[0].strip(".,")
+            if w.lower() in _NOT_ENTITY or w.isdigit() or len(w) < 2:
+                continue
+            if re.fullmatch(r"[A-Z]{1,2}\d.*|\d.*", w):
+                continue
+            alias = next((k for k in known if k != w and k.split()[0] == w), None)
+            if alias:
+                out.append((a, b, alias))
+                continue
+            if a == _first_word_start(sentence) and w not in known:
+                continue  # a lone capitalised opener ("Revenue", "Admissions") is not a name
+            name = w
+        out.append((a, b, name))
+    return out
+
+
+# Words that name the document, not the entity: "Riverside Clinic Annual Report 2024".
+_DOC_WORDS = re.compile(
+    r"(?:\s+(?:Annual|Quarterly|Interim|Segment|Staffing|Activity|Sustainability|Financial|"
+    r"Report|Reports|Overview|Review|Outlook|Statement|Statements|Notes|Summary|Factbook|"
+    r"Profile|Update|Presentation|Highlights|Fact|Sheet|and|at|a|Glance))+$"
+)
+
+
+def _heading_entity(text: str, known: Sequence[str]) -> str | None:
+    for _, _, e in find_entities(text, known):
+        e = _DOC_WORDS.sub("", e).strip()
+        if e and e.lower() not in _NOT_ENTITY:
+            return e
+    return None
+
+
+def _first_word_start(sentence: str) -> int:
+    m = re.search(r"[A-Za-z]", sentence)
+    return m.start() if m else 0
+
+
+# --- periods --------------------------------------------------------------------------------
+
+def _main_periods(sentence: str, fiscal: int) -> list[tuple[int, int, TimeKey]]:
+    """Periods the sentence's facts are *for*: "from fiscal 2023" / "than in 2022" name the
+    comparison base and are left out."""
+    out = []
+    for s, e, tk in find_time_expressions(sentence, fiscal_year_start_month=fiscal):
+        if tk.start is None and tk.order_key is None:
+            continue
+        head = sentence[:s]
+        head = re.sub(r"(?:\bin|\bthe|\bof|\bend)\s+$", "", head, flags=re.I)
+        head = re.sub(r"(?:\bin|\bthe)\s+$", "", head, flags=re.I)
+        if _BASE_MARKERS.search(head):
+            continue
+        out.append((s, e, tk))
+    return out
+
+
+def _clauses(sentence: str) -> list[tuple[int, int]]:
+    cuts = [0]
+    for m in re.finditer(r";|:\s|,\s+(?:and|while|but|whereas)\s+|\s+while\s+|\s+whereas\s+",
+                         sentence):
+        cuts.append(m.start())
+    cuts.append(len(sentence))
+    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+
+
+def _period_for(pos: int, periods: list[tuple[int, int, TimeKey]],
+                clauses: list[tuple[int, int]]) -> TimeKey | None:
+    if not periods:
+        return None
+    if len({p[2].key for p in periods}) == 1:
+        return periods[0][2]
+    clause = next(((a, b) for a, b in clauses if a <= pos < b), (0, 10**9))
+    local = [p for p in periods if clause[0] <= p[0] < clause[1]] or periods
+    if len({p[2].key for p in local}) == 1:
+        return local[0][2]
+    following = [p for p in local if p[0] >= pos]
+    if following:
+        return following[0][2]
+    return local[-1][2]
+
+
+# --- attributes -----------------------------------------------------------------------------
+
+def _norm_attr(words: Iterable[str]) -> str:
+    s = " ".join(w.strip(".,;:()\"'") for w in words).strip().lower()
+    s = re.sub(r"\s+", " ", s)
+    s = re.sub(r"^(?:the|a|an|its|their|our|his|her|of)\s+", "", s)
+    return s.strip()
+
+
+def _strip_entity_refs(np: str, entities: Sequence[str]) -> str:
+    for e in sorted(entities, key=len, reverse=True):
+        np = re.sub(rf"\s+(?:of|at|for|on|in|from|by)\s+(?:the\s+)?{re.escape(e)}(?:\s+\w+)?\b",
+                    "", np)
+        np = re.sub(rf"^{re.escape(e)}(?:['\u2019]s)?\s+", "", np)
+        np = np.replace(e, "")
+    return np
+
+
+def _trailing_np(text: str) -> str:
+    """The noun phrase that ends `text` ("... the graduate employment rate" -> that phrase).
+
+    Walks back over content words; "of" and a short prepositional phrase ("employment in the
+    field of study") stay inside; determiners, verbs, numbers and punctuation end it.
+    """
+    words = re.findall(r"[\w'\u2019-]+|[,;:]", text)
+
+    def content(w: str) -> bool:
+        return (w not in ",;:" and w.lower() not in _STOP
+                and not re.fullmatch(r"[\d.,%$-]+", w))
+
+    kept: list[str] = []
+    i = len(words) - 1
+    while i >= 0:
+        w = words[i]
+        low = w.lower()
+        if low.endswith(("'s", "\u2019s")):
+            break  # "The college's operating budget": the owner is the entity, not the attribute
+        if low == "of" and kept:
+            kept.append(w)
+            i -= 1
+            continue
+        if (kept and low in {"the", "a", "an"} and i >= 2
+                and words[i - 1].lower() in {"in", "on", "at", "for"} and content(words[i - 2])):
+            kept.extend([w, words[i - 1]])
+            i -= 2
+            continue
+        if not content(w):
+            break
+        kept.append(w)
+        i -= 1
+    while kept and kept[-1].lower() in {"of", "in", "on", "at", "for", "the", "a", "an"}:
+        kept.pop()
+    return " ".join(reversed(kept))
+
+
+def _noun_after(sentence: str, end: int) -> str:
+    """Lowercase content words right after a number: '412 registered nurses' -> 'registered
+    nurses'. Stops at prepositions, conjunctions and verbs; at most four words."""
+    words: list[str] = []
+    for m in re.finditer(r"\S+", sentence[end:]):
+        w = m.group(0)
+        core = w.strip(".,;:()\"'")
+        if not core or not re.fullmatch(r"[a-z][a-z'\u2019-]*", core):
+            break
+        if core in _STOP or core in {"million", "billion", "thousand", "percent"}:
+            break
+        if core.endswith("ly"):
+            break
+        words.append(core)
+        if w != core or len(words) == 4:
+            break
+    return " ".join(words)
+
+
+def _verb_before(before: str) -> str:
+    m = re.search(r"([a-z]+)\s+(?:about\s+|approximately\s+|nearly\s+|some\s+|over\s+|almost\s+|"
+                  r"roughly\s+|more\s+than\s+|fewer\s+than\s+)?$", before)
+    return m.group(1) if m else ""
+
+
+def _attribute_for(sentence: str, a: int, b: int, num: ParsedNumber,
+                   prev_attr: str | None, entities: Sequence[str],
+                   clause_start: int) -> tuple[str, str]:
+    """(attribute, unit) for the number at sentence[a:b]."""
+    unit = num.unit
+    before = sentence[clause_start:a]
+    noun = _noun_after(sentence, b)
+    if noun and noun.split()[-1] in _MEASURE_UNITS:
+        unit = unit or noun.split()[-1]
+        noun = ""
+    verb = _verb_before(before)
+    if noun and not num.is_percent:
+        # "a Board of Trustees of 15 members" -> "board of trustees members"
+        if verb == "of":
+            owner = _norm_attr(_strip_entity_refs(_trailing_np(before[:-3].rstrip()), entities)
+                               .split())
+            if owner:
+                return f"{owner} {noun}", unit
+        if verb and verb not in _NEUTRAL_VERBS and verb not in _LINKS and verb not in _STOP:
+            return f"{noun} {verb}", unit
+        return noun, unit
+    if num.is_percent:
+        after = sentence[b:]
+        m = re.match(r"\s+of\s+(?:its|the|their|all\s+)?\s*(?:[\d,]+\s+)?([a-z][a-z -]*?)"
+                     r"(?:\s+(?:were|was|are|is)\s+([a-z]+)|\s+(?:in|for|during|\.|,|$))", after)
+        if m:
+            what = m.group(1).strip()
+            act = m.group(2) or (verb if verb not in _LINKS | _NEUTRAL_VERBS else "")
+            return (f"share of {what} {act}".strip(), unit)
+    if unit in _COUNT_UNITS and not noun:
+        noun = unit.lower()
+    # A change: "rose 12%", "up 4.1%", "increased by 7.5%".
+    words_before = re.findall(r"[A-Za-z]+", before)
+    lastw = [w.lower() for w in words_before[-2:]]
+    direction = None
+    if lastw and (lastw[-1] in _CHANGE_UP or (lastw[-1] == "by" and len(lastw) > 1
+                                                and lastw[0] in _CHANGE_UP)):
+        direction = "growth"
+    elif lastw and (lastw[-1] in _CHANGE_DOWN or (lastw[-1] == "by" and len(lastw) > 1
+                                                   and lastw[0] in _CHANGE_DOWN)):
+        direction = "decline"
+    if direction and not re.search(r"\bto\s*$", before):
+        appositive = re.search(r",\s*(?:up|down)(?:\s+by)?\s*$", before)
+        base = (prev_attr if appositive and prev_attr else None) or _subject_attr(
+            before, entities) or prev_attr or "value"
+        return f"{base} {direction}", unit
+    if noun:
+        return noun, unit
+    base = _subject_attr(before, entities) or prev_attr
+    if base:
+        return base, unit
+    return ("value", unit)
+
+
+def _subject_attr(before: str, entities: Sequence[str]) -> str:
+    """The attribute named before a number: "The graduate employment rate of Crestwood College
+    was" -> "graduate employment rate"; "Its operating revenue rose 6% to" -> "operating
+    revenue" (the change clause "rose 6%" is skipped)."""
+    s = before.rstrip()
+    # skip "rose 6% to" / "fell to" / "was" links back to the noun phrase
+    for _ in range(6):
+        s2 = re.sub(r"(?:\s+|^)(?:[-+]?[$\u20ac\u00a3]?\d[\d,.]*\s*(?:%|percent|per cent|"
+                    r"million|billion|thousand|bn|m|k)?|by)$", "", s)
+        words = s2.split()
+        if words and words[-1].lower().strip(",") in _LINKS | _CHANGE_UP | _CHANGE_DOWN:
+            s2 = " ".join(words[:-1])
+        if s2 == s:
+            break
+        s = s2
+    s = _strip_entity_refs(s, entities)
+    words = s.split()
+    while words and words[-1].lower() in _NEUTRAL_VERBS:
+        words.pop()
+    return _norm_attr(_trailing_np(" ".join(words)).split())
+
+
+_AUX = {"is", "was", "are", "were", "has", "have", "had", "been", "be", "will", "would"}
+
+
+def _fact_attribute_without_number(sentence: str, entities: Sequence[str],
+                                   negated: bool, subject_end: int) -> str:
+    """For a sentence with no number: its predicate, read from the word after the subject.
+
+    "Northgate does not disclose its headcount of adjunct instructors" -> "headcount of adjunct
+    instructors" (the object of a negated verb); "It was founded in 1894" -> "founded";
+    "Riverside Clinic is a subsidiary of Harbor Health Partners" -> "is subsidiary of harbor
+    health partners". Determiners dropped; stops at prepositions other than "of".
+    """
+    s = sentence.rstrip(".!?")
+    m = _NEGATION_RE.search(s)
+    if negated and m:
+        rest = s[m.end():]
+        if not m.group(0).lower().startswith(("not ", "no ")):
+            rest = re.sub(r"^\s*[a-z]+\s+", " ", rest)
+        elif m.group(0).lower().startswith("no "):
+            rest = m.group(0)[-1] + rest
+        words = [w for w in _strip_entity_refs(rest, entities).split()
+                 if w.lower() not in {"its", "their", "the", "a", "an", "any"}]
+        obj = _norm_attr(words[:6])
+        obj = re.split(r"\s+(?:in|for|during|because|since|as|to)\s+", obj)[0]
+        if obj:
+            return obj
+    rest = s[subject_end:]
+    # skip a prepositional phrase on the subject ("Career Services at Northgate offers")
+    rest = re.sub(r"^\s*(?:at|of|in|for|on)\s+(?:[A-Z][\w-]*\s*)+", " ", rest)
+    words = [w.strip(",") for w in rest.split()]
+    out: list[str] = []
+    for k, w in enumerate(words):
+        low = w.lower()
+        if low in {"the", "a", "an", "its", "their"}:
+            continue
+        if k > 0 and (low in {"in", "on", "at", "for", "by", "to", "from", "with", "and",
+                              "since", "during", "because", "after", "before", "as"}
+                      or re.fullmatch(r"\d[\d,.]*", w)):
+            break
+        if k > 0 and words[k - 1].endswith(","):
+            break
+        out.append(w)
+        if len(out) == 6:
+            break
+    if len(out) >= 2 and out[0].lower() in _AUX and re.fullmatch(r"[a-z]+ed", out[1]):
+        out = out[1:]  # "was founded" -> "founded"
+    return _norm_attr(out)
+
+
+# --- the extractor --------------------------------------------------------------------------
+
+def _is_negated(sentence: str) -> bool:
+    return _NEGATION_RE.search(sentence) is not None
+
+
+def is_negated(claim: ClaimRecord) -> bool:
+    """Whether a text claim states that something is not the case / not disclosed."""
+    return claim.text.startswith(NEGATED_PREFIX)
+
+
+def _states_fact(sentence: str, entity: str | None) -> bool:
+    if sentence.rstrip().endswith("?") or entity is None:
+        return False
+    return len(sentence.split()) >= 3
+
+
+def extract_claims(
+    passages: Sequence[Passage], *, conf_text: float = 0.75, fiscal_year_start_month: int = 1
+) -> tuple[list[ClaimRecord], list[RelationRecord]]:
+    """Text claims and relations of passages (in document order).
+
+    Context flows down a document: a heading ("Riverside Clinic Annual Report 2024") sets the
+    subject and period for the passages below it; a paragraph's first entity is its subject.
+    A sentence without an entity ("Its revenue ...", "The clinic ...") takes the subject and its
+    claim text is prefixed with it in brackets ("[Riverside Clinic] Its revenue ..."); a sentence
+    without a period takes the paragraph's, then the heading's, then the document's period.
+    """
+    claims: list[ClaimRecord] = []
+    relations: list[RelationRecord] = []
+    fiscal = fiscal_year_start_month
+    doc_state: dict[str, dict[str, object]] = {}
+    for passage in passages:
+        st = doc_state.setdefault(passage.source, {"known": [], "doc_subject": None,
+                                                   "doc_period": None, "head_subject": None,
+                                                   "head_period": None})
+        known: list[str] = st["known"]  # type: ignore[assignment]
+        text = passage.text
+        if is_heading(text):
+            subj = _heading_entity(text, known)
+            periods = _main_periods(text, fiscal)
+            if subj and subj not in known:
+                known.append(subj)
+            period = periods[0][2] if periods else None
+            if st["doc_subject"] is None and subj:
+                st["doc_subject"] = subj
+            if st["doc_period"] is None and period:
+                st["doc_period"] = period
+            st["head_subject"] = subj or st["doc_subject"]
+            st["head_period"] = period or st["doc_period"]
+            continue
+        para_subject: str | None = None
+        para_period: TimeKey | None = None
+        for s_idx, (_s0, _s1, sentence) in enumerate(split_sentences(text)):
+            found = find_entities(sentence, known)
+            for _, _, e in found:
+                if e not in known and len(e.split()) > 1:
+                    known.append(e)
+            ents = [e for _, _, e in found]
+            context_subject = (para_subject or st["head_subject"] or st["doc_subject"])
+            pronoun = _PRONOUN_START.match(sentence) is not None
+            subject = ents[0] if ents and not (pronoun and context_subject) else None
+            if pronoun and context_subject:
+                subject = None
+            resolved = subject or context_subject  # type: ignore[assignment]
+            if para_subject is None and subject:
+                para_subject = subject
+            periods = _main_periods(sentence, fiscal)
+            inherited = para_period or st["head_period"] or st["doc_period"]
+            clauses = _clauses(sentence)
+            negated = _is_negated(sentence)
+            base_loc = Locator(file=passage.source, page=passage.page,
+                               paragraph=passage.paragraph, sentence=s_idx)
+            # Relations: entities of the sentence, then the subject for "It"/"The company".
+            rel_ents = list(dict.fromkeys(ents + ([resolved] if resolved else [])))
+            relations.extend(extract_relations(sentence, rel_ents, base_loc))
+
+            facts = _facts(sentence, found, resolved, clauses, pronoun)
+            if not facts and _states_fact(sentence, resolved) and (
+                    ents or pronoun or negated):
+                subj_end = next((b for a, b, e in found if e == resolved), 0)
+                if not subj_end and pronoun:
+                    pm = _PRONOUN_START.match(sentence)
+                    subj_end = pm.end() if pm else 0
+                attr = _fact_attribute_without_number(sentence, ents, negated, subj_end)
+                facts = [_Fact(0, 0, None, attr, resolved)] if attr else []
+            for f in facts:
+                tk = _period_for(f.start, periods, clauses) if f.number is not None else (
+                    periods[0][2] if periods else None)
+                from_context = False
+                if tk is None and f.number is not None:
+                    tk = inherited  # type: ignore[assignment]
+                    from_context = tk is not None
+                entity = f.entity
+                prefix_bits = []
+                if entity and entity not in sentence:
+                    prefix_bits.append(entity)
+                    from_context = True
+                if from_context and tk is not None and not periods:
+                    prefix_bits.append(tk.key)
+                prefix = f"[{', '.join(prefix_bits)}] " if prefix_bits else ""
+                claim_text = (NEGATED_PREFIX if negated else "") + prefix + sentence
+                n = f.number
+                claims.append(ClaimRecord(
+                    kind="text",
+                    text=claim_text,
+                    locator=Locator(file=passage.source, page=passage.page,
+                                    paragraph=passage.paragraph, sentence=s_idx,
+                                    span=(f.start, f.end) if n is not None else None),
+                    entity=entity,
+                    attribute=f.attribute or None,
+                    value_text=n.text if n else None,
+                    value_num=n.value if n else None,
+                    scale=n.scale if n else "",
+                    unit=f.unit,
+                    value_base=n.base if n else None,
+                    time_key=tk.key if tk else None,
+                    period_start=tk.start if tk else None,
+                    period_end=tk.end if tk else None,
+                    order_key=tk.order_key if tk else None,
+                    conf_base=round(conf_text - (CONTEXT_PENALTY if from_context else 0.0), 4),
+                ))
+            coarse = [p for p in periods if p[2].grain in ("year", "half", "quarter", "ltm")]
+            if coarse:
+                para_period = coarse[-1][2]
+    return claims, relations
+
+
+def _facts(sentence: str, found: list[tuple[int, int, str]], resolved: str | None,
+           clauses: list[tuple[int, int]], pronoun: bool) -> list[_Fact]:
+    """One fact per number of the sentence (years, ratio denominators and numbers inside names
+    excluded), each with the entity nearest before it in its clause and its attribute."""
+    numbers = []
+    for a, b, n in find_numbers(sentence, include_years=False):
+        if n.is_year or (not n.unit and not n.scale and re.fullmatch(r"1[5-9]\d\d", n.text)):
+            continue  # "founded in 1894": a year, not a measurement
+        if any(ea <= a < eb for ea, eb, _ in found):
+            continue  # digits inside a name ("Route 66 Diner")
+        numbers.append((a, b, n))
+    out: list[_Fact] = []
+    prev_attr: str | None = None
+    skip: set[int] = set()
+    ent_names = [e for _, _, e in found]
+    for k, (a, b, n) in enumerate(numbers):
+        if k in skip:
+            continue
+        # "13 to 1" ratios: one value, the second number is the denominator.
+        if k + 1 < len(numbers) and re.fullmatch(r"\s*(?:to|:)\s*", sentence[b:numbers[k + 1][0]]) \
+                and numbers[k + 1][2].value == 1:
+            skip.add(k + 1)
+            clause_start = next((c0 for c0, c1 in clauses if c0 <= a < c1), 0)
+            attr = _subject_attr(sentence[clause_start:a], ent_names) or "ratio"
+            out.append(_Fact(a, numbers[k + 1][1], n, attr,
+                             _entity_for(a, found, clauses, resolved, pronoun), "ratio"))
+            prev_attr = attr
+            continue
+        clause_start = next((c0 for c0, c1 in clauses if c0 <= a < c1), 0)
+        attr, unit = _attribute_for(sentence, a, b, n, prev_attr, ent_names, clause_start)
+        out.append(_Fact(a, b, n, attr, _entity_for(a, found, clauses, resolved, pronoun), unit))
+        if not attr.endswith((" growth", " decline")):
+            prev_attr = attr
+    return out
+
+
+def _entity_for(pos: int, found: list[tuple[int, int, str]], clauses: list[tuple[int, int]],
+                resolved: str | None, pronoun: bool) -> str | None:
+    """The entity nearest before the number in its clause; else the sentence's subject."""
+    if pronoun:
+        # "Its revenue ... and Acme's ..." is rare; a pronoun sentence is about the subject.
+        clause = next(((a, b) for a, b in clauses if a <= pos < b), (0, 10**9))
+        local = [e for a, b, e in found if clause[0] <= a and b <= pos and a > 0]
+        return local[-1] if local and clause[0] > 0 else resolved
+    clause = next(((a, b) for a, b in clauses if a <= pos < b), (0, 10**9))
+    local = [e for a, b, e in found if clause[0] <= a and b <= pos]
+    if local:
+        return _prefer_org(local, found, pos)
+    before = [e for a, b, e in found if b <= pos]
+    if before:
+        return before[0]
+    return resolved
+
+
+def _prefer_org(local: list[str], found: list[tuple[int, int, str]], pos: int) -> str:
+    """Among entities before the number, the subject: the first one, unless a later one sits
+    in a possessive/'of' phrase of the attribute ("The rate of Crestwood College was")."""
+    return local[0] if len(local) > 1 else local[-1]
