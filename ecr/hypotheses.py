@@ -100,12 +100,20 @@ class CompetingValueGenerator:
                 readings_ranked.append((base + w, order, key, v, ids, lab))
                 order += 1
         readings_ranked.sort(key=lambda t: (-t[0], t[1]))
-        chosen = readings_ranked[: self.k]
+        chosen: list[tuple[float, int, str, float | None, list[str], str]] = list(
+            readings_ranked[: self.k])
+        # Too few stated figures: a key known only through its members is still a competing
+        # reading ("the answer is this scope's figure, which no candidate states").
+        bare = sorted((k for k in key_weight if k not in values),
+                      key=lambda k: (-key_weight[k], list(key_weight).index(k)))
+        for key in bare[: self.k - len(chosen)]:
+            chosen.append((key_weight[key], 0, key, None, [], key))
         hyps: list[Hypothesis] = []
         supports: dict[str, set[str]] = {}
         for i, (_, _, key, v, ids, lab) in enumerate(chosen):
             hid = f"h{i}"
-            hyps.append(Hypothesis(hid, f"{lab} = {v:,.2f}", v, tuple(ids)))
+            shown = f"{v:,.2f}" if v is not None else "(figure not stated)"
+            hyps.append(Hypothesis(hid, f"{lab} = {shown}", v, tuple(ids)))
             for cid in (*ids, *members.get(key, [])):
                 supports.setdefault(cid, set()).add(hid)
         return HypothesisSpace(tuple(hyps), {c: frozenset(h) for c, h in supports.items()})

@@ -9,6 +9,7 @@ Python and checks both paths give the same ids and text.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import duckdb
@@ -45,6 +46,21 @@ def _loc_prefix(file: str, t: TypedTable) -> list[str]:
     if t.sheet is not None or t.page is not None:
         parts += ["'table'", lit(t.table_index)]
     return parts
+
+
+def _const_cell_loc_sql(file: str, t: TypedTable, header: str, letter: str) -> str:
+    """The same bytes as json_object for a fixed column, by concatenation: json_object costs a
+    third of the insert on a million cells. Constant parts come from json.dumps."""
+    head: dict[str, object] = {"file": file}
+    if t.sheet is not None:
+        head["sheet"] = t.sheet
+    if t.page is not None:
+        head["page"] = t.page
+    if t.sheet is not None or t.page is not None:
+        head["table"] = t.table_index
+    pre = json.dumps(head, separators=(",", ":"), ensure_ascii=False)[:-1] + ',"row":'
+    mid = ',"column":' + json.dumps(header, ensure_ascii=False) + ',"cell":' + '"' + letter
+    return f"{lit(pre)} || CAST(__row AS VARCHAR) || {lit(mid)} || CAST(__row AS VARCHAR) || '\"}}'"
 
 
 def _item_id_sql(sha: str, file: str, t: TypedTable) -> str:
@@ -88,14 +104,17 @@ def insert_cell_claims(
     conf: float,
 ) -> int:
     """One claim per non-empty claimable cell; returns how many."""
-    total = 0
+    selects: list[str] = []
     time_col = t.schema.time_column
     for cc in t.claim_columns:
         vt, vn, sc, un, vb = _value_exprs(cc, t)
         header = lit(cc.header) if cc.header is not None else "__header"
         cell = (lit(cc.letter) + " || CAST(__row AS VARCHAR)") if cc.letter else "__cell"
         attribute = lit(cc.attribute) if cc.attribute is not None else "CAST(__attribute AS VARCHAR)"
-        loc = cell_loc_sql(file, t, "__row", header, cell)
+        if cc.header is not None and cc.letter is not None:
+            loc = _const_cell_loc_sql(file, t, cc.header, cc.letter)
+        else:
+            loc = cell_loc_sql(file, t, "__row", header, cell)
         if cc.column == time_col or cc.role is not Role.NUMERIC:
             # A period qualifies a measure; a row's category or name is not "as of" its date.
             period = "''"
@@ -124,10 +143,7 @@ def insert_cell_claims(
         where = f"{ident(cc.column)} IS NOT NULL"
         if cc.role is Role.NUMERIC:
             where += f" AND {vt} IS NOT NULL"
-        sql = f"""
-        INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity, attribute,
-            value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
-            order_key, text, locator, file, sheet, page, row_num, column_name, cell, conf_base)
+        selects.append(f"""
         SELECT substr(sha256({lit(sha + '|cell|')} || loc), 1, 16), {lit(source_id)}, item_id,
             'cell', {lit(table_name)}, entity, attribute, vt, vn, sc, un, vb, time_key,
             period_start, period_end, order_key, text, loc, {lit(file)}, {lit(t.sheet)},
@@ -142,13 +158,17 @@ def insert_cell_claims(
                 {timed} CAST(__order_key AS DOUBLE) END AS order_key,
                 {text} AS text, {loc} AS loc, __row, {header} AS col, {cell} AS cell
             FROM {stg} WHERE {where}
-        )
-        """
-        con.execute(sql)
-        total += con.execute(
-            f"SELECT count(*) FROM {stg} WHERE {where}"
-        ).fetchone()[0]
-    return total
+        )""")
+    if not selects:
+        return 0
+    # One statement for all columns: DuckDB parallelises the union, and commits once.
+    n = con.execute(
+        """INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity, attribute,
+            value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
+            order_key, text, locator, file, sheet, page, row_num, column_name, cell, conf_base)
+        """ + " UNION ALL ".join(selects)
+    ).fetchall()
+    return int(n[0][0]) if n else 0
 
 
 def cell_loc_sql(file: str, t: TypedTable, row: str, header: str, cell: str) -> str:

@@ -23,6 +23,8 @@ from hyrag.errors import StoreError
 DB_FILE = "hyrag.duckdb"
 SCHEMA_VERSION = 1
 
+# Claims and items carry content-hash ids and no PRIMARY KEY: an ART index over a million random
+# hashes costs more at ingest than it saves, and ids are unique by construction (tested).
 # Engine tables: user SQL may read these (through views once governance exists), never write.
 ENGINE_TABLES = (
     "meta",
@@ -95,14 +97,14 @@ CREATE TABLE IF NOT EXISTS schema_adjustments (
     created_at TIMESTAMP
 );
 CREATE TABLE IF NOT EXISTS items (
-    item_id VARCHAR PRIMARY KEY,
+    item_id VARCHAR NOT NULL,
     source_id VARCHAR NOT NULL,
     table_name VARCHAR,
     row_num INTEGER,
     entity VARCHAR
 );
 CREATE TABLE IF NOT EXISTS claims (
-    claim_id VARCHAR PRIMARY KEY,
+    claim_id VARCHAR NOT NULL,
     source_id VARCHAR NOT NULL,
     item_id VARCHAR,
     kind VARCHAR NOT NULL,
@@ -205,6 +207,7 @@ class Store:
     # -- lifecycle -------------------------------------------------------------------------
     def harden(self) -> None:
         """No file, network or extension access from here on, and nobody can turn it back on."""
+        self.con.execute("SET enable_progress_bar = false")
         self.con.execute("SET enable_external_access = false")
         self.con.execute("SET lock_configuration = true")
 

@@ -166,10 +166,7 @@ def token_overlap(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def is_blank_row(row: Sequence[Cell]) -> bool:
-    for v in row:
-        if v is not None and (v.__class__ is not str or v.strip()):
-            return False
-    return True
+    return not any(v is not None and (v.__class__ is not str or v.strip()) for v in row)
 
 
 # --------------------------------------------------------------------------- names
@@ -463,8 +460,9 @@ def find_tables(
 
     `grid` rows may be ragged (padded with None here); cells are normalized (stripped strings,
     blank -> None) unless the reader says it did that already (`normalized`, which saves a
-    function call per cell on large files). `row_locs[i]` / `col_locs[j]` are the file coordinates carried into the
-    tables; `row_word` names them in notes ("line" for CSV, "row" for sheets).
+    function call per cell on large files). `row_locs[i]` / `col_locs[j]` are the file
+    coordinates carried into the tables; `row_word` names them in notes ("line" for CSV,
+    "row" for sheets).
     """
     if len(grid) != len(row_locs):
         raise ValueError("grid and row_locs differ in length")

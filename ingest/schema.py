@@ -97,6 +97,10 @@ _TIME_CUE = re.compile(
     r"(^|[_\s])(date|time|period|month|quarter|year|fy|week|day|as_of|asof|timestamp)([_\s]|s?$)",
     re.I,
 )
+_TEXT_CUE = re.compile(
+    r"(^|[_\s])(name|description|desc|notes?|comments?|remarks?|address|e-?mail|summary)$",
+    re.I,
+)
 _SAFE = re.compile(r"[^0-9a-zA-Z_]+")
 
 
@@ -149,7 +153,7 @@ def _is_number(v: Cell, cache: dict) -> bool:
 def _is_time(v: Cell, cache: dict, fy: int) -> bool:
     if isinstance(v, dt.date):
         return True
-    if isinstance(v, bool) or isinstance(v, float):
+    if isinstance(v, bool | float):
         return False
     key = ("t", v)
     if key not in cache:
@@ -209,6 +213,8 @@ def _propose(header: str, p: _Profile, opts: SchemaOptions, id_taken: bool) -> R
         return Role.NUMERIC
     if p.time_rate >= opts.time_min_parse_rate:
         return Role.TIME
+    if _TEXT_CUE.search(header.strip()):
+        return Role.TEXT  # names and notes describe a row; grouping by them is not the intent
     if (
         p.unique
         and not id_taken
@@ -224,6 +230,8 @@ def _propose(header: str, p: _Profile, opts: SchemaOptions, id_taken: bool) -> R
         return Role.CATEGORICAL
     if p.mean_len <= 40 and p.distinct / p.nonnull <= opts.categorical_max_ratio:
         return Role.CATEGORICAL
+    if p.distinct <= opts.categorical_max_distinct and p.mean_len <= 25:
+        return Role.CATEGORICAL  # a small table: short labels that simply do not repeat yet
     return Role.TEXT
 
 

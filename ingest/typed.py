@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -85,22 +86,28 @@ def subject_from_title(title: str | None) -> str | None:
     return None
 
 
-def _parse_numbers(values: list[Cell]) -> dict[object, tuple[float, str, str, str] | None]:
+_PLAIN = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def _parse_numbers(values: set[Cell]) -> dict[object, tuple[float, str, str, str] | None]:
+    """Distinct value -> (number, display text, scale, unit); plain decimals skip the cleaner."""
     out: dict[object, tuple[float, str, str, str] | None] = {}
-    for v in set(values):
-        if is_empty(v) or isinstance(v, bool):
+    for v in values:
+        if isinstance(v, bool) or is_empty(v):
             out[v] = None
         elif isinstance(v, int | float):
             out[v] = (float(v), format_number(float(v)), "", "")
+        elif isinstance(v, str) and _PLAIN.fullmatch(v.strip()):
+            out[v] = (float(v), v.strip(), "", "")
         else:
             p = parse_number(v)
             out[v] = None if p is None else (p.value, str(v).strip(), p.scale, p.unit)
     return out
 
 
-def _parse_times(values: list[Cell], fy: int) -> dict[object, TimeKey | None]:
+def _parse_times(values: set[Cell], fy: int) -> dict[object, TimeKey | None]:
     out: dict[object, TimeKey | None] = {}
-    for v in set(values):
+    for v in values:
         out[v] = None if is_empty(v) else parse_time_key(v, fiscal_year_start_month=fy)
     return out
 
@@ -161,44 +168,36 @@ def _type(
     for c in schema.columns:
         values = list(cols[c.position])
         if c.role is Role.NUMERIC:
-            parsed = _parse_numbers(values)
-            nums, texts, bases, scales, units = [], [], [], [], []
-            bad: list[int] = []
-            for i, v in enumerate(values):
-                p = parsed[v]
-                if p is None:
-                    if not is_empty(v):
-                        bad.append(i)
-                    nums.append(None)
-                    texts.append(None)
-                    bases.append(None)
-                    scales.append(None)
-                    units.append(None)
-                    continue
-                value, text, scale, unit = p
-                scale = scale or c.scale
-                unit = unit or c.unit
-                nums.append(value)
-                texts.append(text)
-                bases.append(value * SCALES.get(scale, 1.0))
-                scales.append(scale)
-                units.append(unit)
-            distinct_scales = {x for x in scales if x is not None}
+            ser = pd.Series(values, dtype=object)
+            parsed = _parse_numbers(set(values))
+            good = {k: p for k, p in parsed.items() if p is not None}
+            num = ser.map({k: p[0] for k, p in good.items()})
+            text = ser.map({k: p[1] for k, p in good.items()})
+            cell_scale = ser.map({k: p[2] for k, p in good.items()})
+            cell_unit = ser.map({k: p[3] for k, p in good.items()})
+            ok = num.notna()
+            scale = cell_scale.where(cell_scale.fillna("") != "", c.scale).where(ok, None)
+            unit = cell_unit.where(cell_unit.fillna("") != "", c.unit).where(ok, None)
+            mult = scale.map(SCALES).fillna(1.0)
+            nums = pd.array(num.astype("float64"), dtype="Float64")
+            bases = pd.array(num.astype("float64") * mult.astype("float64"), dtype="Float64")
+            bad = [i for i, v in enumerate(values) if parsed[v] is None and not is_empty(v)]
+            distinct_scales = set(scale.dropna().unique())
             if len(distinct_scales) > 1:
                 # "$1.2m" beside "1,234.50": the typed column must be comparable, so it holds
                 # the base value; claims keep the displayed number and its scale.
-                data[c.name] = pd.array(bases, dtype="Float64")
+                data[c.name] = bases
                 notes.append(
                     f"column {c.header!r}: mixed scales {sorted(distinct_scales)}; the table "
                     "column holds values in base units"
                 )
             else:
-                data[c.name] = pd.array(nums, dtype="Float64")
-            data[f"{c.name}__num"] = pd.array(nums, dtype="Float64")
-            data[f"{c.name}__text"] = texts
-            data[f"{c.name}__base"] = pd.array(bases, dtype="Float64")
-            data[f"{c.name}__scale"] = scales
-            data[f"{c.name}__unit"] = units
+                data[c.name] = nums
+            data[f"{c.name}__num"] = nums
+            data[f"{c.name}__text"] = text.where(ok, None).astype(object)
+            data[f"{c.name}__base"] = bases
+            data[f"{c.name}__scale"] = scale.astype(object)
+            data[f"{c.name}__unit"] = unit.astype(object)
             if bad:
                 rows = ", ".join(str(table.row_locs[i]) for i in bad[:5])
                 notes.append(
@@ -206,7 +205,7 @@ def _type(
                     f"empty (rows {rows}{', ...' if len(bad) > 5 else ''})"
                 )
         elif c.role is Role.TIME:
-            parsed_t = _parse_times(values, fy)
+            parsed_t = _parse_times(set(values), fy)
             keys = [parsed_t[v] for v in values]
             bad = [i for i, v in enumerate(values) if keys[i] is None and not is_empty(v)]
             if bad:
@@ -223,7 +222,8 @@ def _type(
             if c.name == time_col:
                 time_keys = keys
         else:
-            data[c.name] = [None if is_empty(v) else _display(v) for v in values]
+            shown = {v: (None if is_empty(v) else _display(v)) for v in set(values)}
+            data[c.name] = pd.Series(values, dtype=object).map(shown).astype(object)
 
     analyst = tuple(c.name for c in schema.columns)
     frame = pd.DataFrame(data, index=pd.RangeIndex(n))

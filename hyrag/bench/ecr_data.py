@@ -597,11 +597,12 @@ class Corpus:
     def retrieve(self, q: Query, k: int = 20, rrf_k: int = 60) -> list[tuple[Claim, float]]:
         """Top-k of two BM25 strategies fused by Reciprocal Rank Fusion (seed 003, eq. 9).
 
-        Strategy 1 ranks every claim; strategy 2 applies the scope filter of section 4.2 (the
-        question's period becomes an order-key interval, its dimension value an identifier
-        filter) before ranking. Fusion keeps high recall for the question's own scope while
-        competing claims (other values, periods, attributes, sources) still enter the pool.
-        The score is the RRF score; ties by claim order.
+        Strategy 1 keeps the claims inside the question's scope: its period (the temporal
+        filter of section 4.2) and its dimension value (the identifier filter of 4.1).
+        Strategy 2 ranks everything else, which is where the real competitors live (another
+        value, period, attribute or source). RRF interleaves the two lists, so the pool holds
+        about k/2 of the scope's own evidence and k/2 of its best competitors. The score is
+        the RRF score; ties by claim order.
         """
         scope = parse_scope(q.text, self.vocabulary)
         bm = self.index.scores(q.text)
@@ -609,11 +610,12 @@ class Corpus:
         if grain not in self._period_at:
             self._period_at[grain] = np.array(
                 [(c.period.coarsen(grain) or Period("", grain)).key for c in self.claims])
-        inside = self._period_at[grain] == scope.period.key
-        inside &= np.array([c.dim(scope.dim) == scope.value for c in self.claims])
+        in_period = self._period_at[grain] == scope.period.key
+        about = np.array([c.dim(scope.dim) == scope.value for c in self.claims])
         fused = np.zeros(len(bm))
         depth = 10 * k
-        for s in (bm, np.where(inside, bm, -np.inf)):
+        scope_mask = in_period & about
+        for s in (np.where(scope_mask, bm, -np.inf), np.where(scope_mask, -np.inf, bm)):
             order = np.lexsort((np.arange(len(s)), -s))[:depth]
             order = order[np.isfinite(s[order])]
             fused[order] += 1.0 / (rrf_k + np.arange(1, len(order) + 1))  # eq. 9

@@ -61,7 +61,9 @@ def scan_sheet_xml(xml: bytes) -> tuple[list[tuple[int, int, int, int]], list[tu
     """(merged ranges as (min_row, min_col, max_row, max_col), formula cells with no cached
     value as (row, col)) from a worksheet's XML."""
     merges = []
-    for m in _MERGE_RE.finditer(xml):
+    # <mergeCells> follows <sheetData>; searching only the tail skips the bulk of the sheet.
+    tail_at = xml.rfind(b"sheetData>")
+    for m in _MERGE_RE.finditer(xml, max(tail_at, 0)):
         c1, r1 = _col_index(m.group(1).decode()), int(m.group(2))
         if m.group(3):
             c2, r2 = _col_index(m.group(3).decode()), int(m.group(4))
@@ -69,7 +71,8 @@ def scan_sheet_xml(xml: bytes) -> tuple[list[tuple[int, int, int, int]], list[tu
             c2, r2 = c1, r1
         merges.append((min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)))
     uncached: list[tuple[int, int]] = []
-    if _HAS_FORMULA_RE.search(xml):
+    prefixed = re.match(rb"(?:<\?xml[^>]*>\s*)?<\w+:worksheet\b", xml) is not None
+    if (b"<f" in xml) if not prefixed else bool(_HAS_FORMULA_RE.search(xml)):
         for m in _CELL_RE.finditer(xml):
             body = m.group(2)
             if not body or not _HAS_FORMULA_RE.search(body) or _V_RE.search(body):
@@ -176,13 +179,18 @@ def _nonempty_sheet_count(archive: zipfile.ZipFile, paths: Sequence[str]) -> int
     the names a full read would give.
     """
     n = 0
+    value = re.compile(rb"<(?:\w+:)?(?:v|is)\b[^>]*>")
     for path in paths:
         try:
-            xml = archive.read(path.lstrip("/"))
+            with archive.open(path.lstrip("/")) as f:
+                carry = b""
+                while chunk := f.read(1 << 20):
+                    if value.search(carry + chunk):
+                        n += 1
+                        break
+                    carry = chunk[-64:]
         except KeyError:
             continue
-        if re.search(rb"<(?:\w+:)?(?:v|is)\b[^>]*>", xml):
-            n += 1
     return n
 
 

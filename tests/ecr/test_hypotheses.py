@@ -29,3 +29,16 @@ def test_deterministic_ties_follow_input_order() -> None:
     rs = [Reading(f"c{i}", f"k{i}", float(i), 1.0) for i in range(5)]
     space = CompetingValueGenerator(k=3).generate("q", rs)
     assert [h.value for h in space.hypotheses] == [0.0, 1.0, 2.0]
+
+
+def test_member_only_keys_fill_the_space() -> None:
+    rs = [
+        Reading("agg", "A", 10.0, 2.0, "A"),
+        Reading("m1", "B", None, 1.5),
+        Reading("m2", "C", None, 1.0),
+        Reading("m3", "D", None, 0.5),
+    ]
+    space = CompetingValueGenerator(k=3).generate("q", rs)
+    assert [h.value for h in space.hypotheses] == [10.0, None, None]
+    assert "not stated" in space.hypotheses[1].label
+    assert space.supports["m1"] == {"h1"} and "m3" not in space.supports
