@@ -207,9 +207,10 @@ class Store:
     # -- lifecycle -------------------------------------------------------------------------
     def harden(self) -> None:
         """No file, network or extension access from here on, and nobody can turn it back on."""
+        from hyrag.sql.execute import harden_connection
+
         self.con.execute("SET enable_progress_bar = false")
-        self.con.execute("SET enable_external_access = false")
-        self.con.execute("SET lock_configuration = true")
+        harden_connection(self.con)
 
     def close(self) -> None:
         self.con.close()

@@ -124,16 +124,30 @@ def _plain(v: object, row: int, col: int, notes: list[str]) -> Cell:
     return str(v)
 
 
+def _percent_text(v: float, fmt: str) -> str:
+    """0.1312 with format '0.0%' -> '13.1%'; the decimals come from the format."""
+    m = re.search(r"0(?:\.(0+))?\s*%", fmt)
+    decimals = len(m.group(1) or "") if m else 0
+    return f"{v * 100:.{decimals}f}%"
+
+
 def _read_grid(ws, notes: list[str]) -> tuple[list[list[Cell]], int]:  # type: ignore[no-untyped-def]
     """All rows of a sheet from row 1, column A (ragged), and the widest row's length."""
     ws.reset_dimensions()  # some writers store a wrong <dimension>; read what is there
     grid: list[list[Cell]] = []
     width = 0
-    for r, values in enumerate(ws.iter_rows(min_row=1, min_col=1, values_only=True), start=1):
-        row = [
-            v if v is None or v.__class__ in _FAST else _plain(v, r, c, notes)
-            for c, v in enumerate(values, start=1)
-        ]
+    for r, cells in enumerate(ws.iter_rows(min_row=1, min_col=1), start=1):
+        row = []
+        for c, cell in enumerate(cells, start=1):
+            v = getattr(cell, "value", None)
+            if v.__class__ is float and "%" in (getattr(cell, "number_format", "") or ""):
+                # A fraction shown as a percentage: keep what the reader of the sheet sees
+                # ("13.1%"), which is the number the contract stores (value_num 13.1).
+                row.append(_percent_text(v, cell.number_format))
+            elif v is None or v.__class__ in _FAST:
+                row.append(v)
+            else:
+                row.append(_plain(v, r, c, notes))
         while row and row[-1] is None:
             row.pop()
         grid.append(row)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import datetime as dt
 import os
 import random
 import shutil
@@ -33,8 +34,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+import hyrag
 from hyrag.errors import SqlExecutionError, SqlRejected, SqlTimeout
-from hyrag.sql import check_sql, harden_connection, run_query
+from hyrag.sql import check_sql
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux")
 
@@ -88,25 +90,25 @@ class Inotify:
 # ------------------------------------------------------------------ the knowledge base fixture
 
 
-def build_kb(path: Path) -> None:
-    con = duckdb.connect(str(path))
-    con.execute(
-        "CREATE TABLE sales (id INTEGER, region VARCHAR, product VARCHAR, amount DECIMAL(12,2),"
-        " sold_on DATE, note VARCHAR)"
-    )
-    con.execute(
-        "INSERT INTO sales SELECT i, ['north','south','east'][1 + i % 3], 'p' || (i % 5),"
-        " (i * 7 % 100)::DECIMAL(12,2), DATE '2024-01-01' + i::INTEGER, CASE WHEN i % 4 = 0 THEN NULL"
-        " ELSE 'note ' || i END FROM range(60) t(i)"
-    )
-    con.execute("CREATE TABLE regions (region VARCHAR, manager VARCHAR)")
-    con.execute("INSERT INTO regions VALUES ('north','Ada'), ('south','Bo'), ('west','Al')")
-    con.execute("CREATE TABLE claims (claim_id VARCHAR, text VARCHAR, conf_base DOUBLE)")
-    con.execute("INSERT INTO claims VALUES ('c1', 'North revenue in 2024Q1 was 10 USD', 0.95)")
-    # A table that exists but is not allowed: the guard must keep it out of reach.
-    con.execute("CREATE TABLE audit (event VARCHAR)")
-    con.execute("INSERT INTO audit VALUES ('secret event')")
-    con.close()
+def build_kb(folder: Path) -> Path:
+    """A real knowledge base, built by the engine from two small CSV files."""
+    src = folder.parent / "src"
+    src.mkdir(parents=True)
+    regions = ["north", "south", "east"]
+    lines = ["id,region,product,amount,sold_on,note"]
+    for i in range(60):
+        day = dt.date(2024, 1, 1) + dt.timedelta(days=i)
+        note = "" if i % 4 == 0 else f"note {i}"
+        lines.append(f"S{i},{regions[i % 3]},p{i % 5},{i * 7 % 100}.00,{day.isoformat()},{note}")
+    (src / "sales.csv").write_text("\n".join(lines) + "\n")
+    (src / "regions.csv").write_text("region,manager\nnorth,Ada\nsouth,Bo\nwest,Al\n")
+    with hyrag.open(folder) as kb:
+        kb.ingest(src / "sales.csv")
+        kb.ingest(src / "regions.csv")
+        kb.store.con.execute(
+            "INSERT INTO audit VALUES ('e1', NULL, now(), 'secret', NULL, 'secret event')"
+        )
+    return folder / "hyrag.duckdb"
 
 
 def snapshot(path: Path) -> dict[str, object]:
@@ -140,9 +142,7 @@ class Env:
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     root = tmp_path_factory.mktemp("sqlprop")
-    pristine = root / "pristine" / "hyrag.duckdb"
-    pristine.parent.mkdir()
-    build_kb(pristine)
+    pristine = build_kb(root / "pristine" / "kb")
     work = root / "kb" / "hyrag.duckdb"  # the copy this module's statements run against
     work.parent.mkdir()
     shutil.copy2(pristine, work)
@@ -315,19 +315,17 @@ def test_accepted_statements_cannot_change_state_or_read_files(
     assert not hostile, f"hostile statement accepted:\n{sql}\n-> {guarded.sql}"
     assert guarded.tables <= set(ALLOWED)
     env.watch.drain()
-    con = duckdb.connect(str(env.db))
+    kb = hyrag.open(env.db.parent)  # the engine's own connection, hardened on open
     try:
-        harden_connection(con)
         try:
-            result = run_query(con, guarded, row_cap=50, timeout_s=5.0)
+            result = kb.sql(sql, row_cap=50, timeout_s=5.0)
             assert len(result.rows) <= 50
             event("ran")
         except (SqlExecutionError, SqlTimeout) as e:
-            event(
-                f"run failed: {type(e).__name__}"
-            )  # an accepted statement may still fail to run; it must still change nothing
+            # an accepted statement may still fail to run; it must still change nothing
+            event(f"run failed: {type(e).__name__}")
     finally:
-        con.close()
+        kb.close()
     assert env.watch.drain() == [], f"file system activity in the canary directory: {sql}"
     assert snapshot(env.db) == env.expected, f"logical state changed by: {sql}"
     for name, data_ in env.canary_files.items():
