@@ -524,9 +524,32 @@ class Ingestor:
               ON lower(trim(n.entity)) = lower(trim(o.entity))
              AND lower(trim(n.attribute)) = lower(trim(o.attribute))
              AND n.time_key = o.time_key
-            WHERE n.source_id = {lit(source_id)} AND o.source_id <> {lit(source_id)}
+            WHERE n.source_id = {lit(source_id)}
+              -- issue 3: a document's narrative restating its own table is checked too
+              -- (text -> cell inside the new source), not only claims of other sources
+              AND (o.source_id <> {lit(source_id)} OR (n.kind = 'text' AND o.kind = 'cell'))
               AND NOT o.superseded AND n.kind IN ('cell', 'text') AND o.kind IN ('cell', 'text')
               AND n.value_base IS NOT NULL AND o.value_base IS NOT NULL
+            """
+        )
+        # issue 3: a negated text claim ("Northgate does not disclose its headcount"; text starts
+        # with ingest.textclaims.NEGATED_PREFIX) negates claims with the same entity and the same
+        # attribute, in any source, when the periods do not differ (a claim without a period
+        # matches every period). src = the negated claim, dst = the claim it negates. Pairs
+        # with at least one claim in the new source, so each pair is written once.
+        con.execute(
+            f"""
+            INSERT INTO claim_links
+            SELECT n.claim_id, o.claim_id, 'negates',
+                'states that ' || n.attribute || ' is not given; ' || o.file, now()
+            FROM claims n JOIN claims o
+              ON lower(trim(n.entity)) = lower(trim(o.entity))
+             AND lower(trim(n.attribute)) = lower(trim(o.attribute))
+            WHERE (n.source_id = {lit(source_id)} OR o.source_id = {lit(source_id)})
+              AND n.claim_id <> o.claim_id AND NOT n.superseded AND NOT o.superseded
+              AND n.kind = 'text' AND starts_with(n.text, '[negated] ')
+              AND o.kind IN ('cell', 'text') AND NOT starts_with(o.text, '[negated] ')
+              AND (n.time_key IS NULL OR o.time_key IS NULL OR n.time_key = o.time_key)
             """
         )
         added = self.store.count("SELECT count(*) FROM claim_links") - before

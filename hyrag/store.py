@@ -271,8 +271,10 @@ class Store:
         """Every name the SQL route may read: typed tables and the engine's own tables."""
         return [*self.user_tables(), *[t for t in ENGINE_TABLES if t != "audit"], *ENGINE_VIEWS]
 
-    def logical_state(self) -> dict[str, list[tuple]]:
-        """Every row of every table, sorted: what 'unchanged' means for a failed ingest."""
+    def logical_state(self) -> dict[str, tuple[int, str]]:
+        """Row count and an order-independent digest of every table's rows: what 'unchanged'
+        means after a failed ingest (CONTRACT.md). Computed inside DuckDB, so comparing a
+        million-claim store costs a scan, not a transfer into Python."""
         names = [
             r[0]
             for r in self.con.execute(
@@ -280,12 +282,16 @@ class Store:
                 "AND table_type = 'BASE TABLE' ORDER BY 1"
             ).fetchall()
         ]
-        state: dict[str, list[tuple]] = {}
+        state: dict[str, tuple[int, str]] = {}
         for n in names:
             if n == "audit":
                 continue  # a failed ingest may add one audit event saying so (CONTRACT.md)
-            rows = self.con.execute(f'SELECT * FROM "{n}"').fetchall()
-            state[n] = sorted(rows, key=lambda r: tuple("" if v is None else str(v) for v in r))
+            q = '"' + n.replace('"', '""') + '"'
+            count, digest = self.con.execute(
+                f"SELECT count(*), coalesce(md5(string_agg(h, '' ORDER BY h)), '') "
+                f"FROM (SELECT md5(CAST(t AS VARCHAR)) AS h FROM {q} t)"
+            ).fetchone()
+            state[n] = (int(count), str(digest))
         return state
 
     def count(self, sql: str, params: list | None = None) -> int:

@@ -6,8 +6,13 @@ would corrupt claims if taken literally: a split table would lose its header on 
 footer would become a "fact" stated once per page. So tables are joined, repeated header rows
 dropped, furniture removed, and text inside tables is kept out of the prose.
 
-Tables are found with pdfplumber's ruling-line strategy; tables drawn without lines are read as
-prose (see the caveat in the module report). Scanned PDFs have no text layer: HyRAG does no OCR.
+Tables are found two ways. Ruled tables (cell borders drawn) come from pdfplumber's ruling-line
+strategy. Unruled tables (columns aligned by whitespace only, as most financial statements are
+printed) come from our own column alignment over the text lines left after that: a run of at least
+three lines, each split into cells by gaps much wider than a word space, whose cells line up in the
+same x-ranges, and whose body is mostly numbers. The number test is the guard against prose: two
+prose columns side by side also have a wide gap on every line, but they do not hold numbers
+(`_unruled_tables`). Scanned PDFs have no text layer: HyRAG does no OCR.
 """
 
 from __future__ import annotations
@@ -27,6 +32,18 @@ MARGIN_BAND = 0.10
 REPEATED_HEADER_OVERLAP = 0.70
 # Largest gap (points) between a caption line and the table top.
 CAPTION_GAP = 24.0
+# Unruled tables: a gap wider than this many font sizes between two characters of one line
+# separates cells (a word space is about 0.28 of the size); the vertical gap between two rows
+# is at most this many font sizes; fewest lines (header + rows); share of body cells (outside
+# the label column) that must be numbers.
+UNRULED_CELL_GAP = 1.5
+UNRULED_ROW_GAP = 1.6
+UNRULED_MIN_LINES = 3
+UNRULED_MIN_NUMERIC = 0.6
+_NUMERIC_CELL = re.compile(
+    r"[-+\u2212]?\(?[-+]?(?:[$\u20ac\u00a3]|[A-Z]{3}\s?)?\d[\d,. ]*\)?\s*(?:%|[kmbKMB]n?|x)?\)?"
+    r"|[-\u2013\u2014]|n/?a|nm", re.IGNORECASE,
+)
 
 _PAGE_NO_RE = re.compile(
     r"(?:\bpage\s*\d+(?:\s*(?:of|/)\s*\d+)?\b|^\s*[-\u2013]?\s*\d{1,4}\s*[-\u2013]?\s*$"
@@ -47,6 +64,8 @@ class _Line:
     bold: bool
     furniture: bool = False
     caption: bool = False
+    in_table: bool = False  # part of an unruled table
+    chars: list[tuple[float, float, str]] = field(default_factory=list)  # (x0, x1, text)
 
 
 @dataclass
@@ -64,6 +83,7 @@ class _PageContent:
     height: float
     lines: list[_Line] = field(default_factory=list)
     tables: list[_PageTable] = field(default_factory=list)
+    images: int = 0  # image objects drawn on the page (a scan is an image and no text)
 
 
 # --- opening --------------------------------------------------------------------------------
@@ -120,7 +140,8 @@ def _inside(obj: dict[str, Any], boxes: list[tuple[float, float, float, float]])
 
 
 def _read_page(page: Any) -> _PageContent:
-    content = _PageContent(number=page.page_number, height=float(page.height))
+    content = _PageContent(number=page.page_number, height=float(page.height),
+                           images=len(page.images))
     found = sorted(page.find_tables(), key=lambda t: (round(t.bbox[1]), t.bbox[0]))
     boxes: list[tuple[float, float, float, float]] = []
     for t in found:
@@ -143,7 +164,9 @@ def _read_page(page: Any) -> _PageContent:
         bold = bool(fonts) and sum("Bold" in f or "Black" in f for f in fonts) > len(fonts) / 2
         content.lines.append(
             _Line(text=text, top=float(ln["top"]), bottom=float(ln["bottom"]),
-                  x0=float(ln["x0"]), size=statistics.median(sizes) if sizes else 0.0, bold=bold)
+                  x0=float(ln["x0"]), size=statistics.median(sizes) if sizes else 0.0, bold=bold,
+                  chars=sorted((float(c["x0"]), float(c["x1"]), str(c.get("text", "")))
+                               for c in chars))
         )
     content.lines.sort(key=lambda ln: (round(ln.top, 1), ln.x0))
     return content
@@ -197,7 +220,7 @@ def _looks_like_caption(text: str) -> bool:
 def _attach_captions(page: _PageContent) -> None:
     """Title = the line(s) just above a table when they read like a caption; such lines are
     then not prose (the title travels with the table, where the scale hint is needed)."""
-    body = [ln for ln in page.lines if not ln.furniture]
+    body = [ln for ln in page.lines if not ln.furniture and not ln.in_table]
     for t in page.tables:
         top = t.bbox[1]
         above = [ln for ln in body if ln.bottom <= top + 1 and not ln.caption]
@@ -216,6 +239,103 @@ def _attach_captions(page: _PageContent) -> None:
             for ln in picked:
                 ln.caption = True
             t.title = " ".join(ln.text for ln in picked)
+
+
+# --- unruled tables -------------------------------------------------------------------------
+
+def _segments(ln: _Line) -> list[tuple[float, float, str]]:
+    """A line's cells: runs of characters separated by gaps wider than UNRULED_CELL_GAP sizes."""
+    gap = UNRULED_CELL_GAP * max(ln.size, 1.0)
+    segs: list[list] = []
+    last_x1: float | None = None
+    for x0, x1, t in ln.chars:
+        if not t.strip():
+            if segs:
+                segs[-1][2] += " "
+            continue
+        if last_x1 is None or x0 - last_x1 > gap:
+            segs.append([x0, x1, t])
+        else:
+            # a word space, whether the PDF draws a space glyph or only moves the pen
+            space = " " if x0 - last_x1 > 0.15 * max(ln.size, 1.0) else ""
+            segs[-1][1] = max(segs[-1][1], x1)
+            segs[-1][2] += space + t
+        last_x1 = x1
+    return [(a, b, re.sub(r"\s+", " ", t).strip()) for a, b, t in segs]
+
+
+def _columns(rows: list[list[tuple[float, float, str]]]) -> list[tuple[float, float]] | None:
+    """Column x-ranges: the union of the body's cell ranges, merged where they overlap. None when
+    two cells of one line fall into one column (the cells do not line up)."""
+    spans = sorted((a, b) for segs in rows for a, b, _ in segs)
+    cols: list[list[float]] = []
+    for a, b in spans:
+        if cols and a <= cols[-1][1] + 1.0:
+            cols[-1][1] = max(cols[-1][1], b)
+        else:
+            cols.append([a, b])
+    for segs in rows:
+        hit = [_col_of(a, b, cols) for a, b, _ in segs]
+        if len(set(hit)) != len(hit):
+            return None
+    return [(a, b) for a, b in cols]
+
+
+def _col_of(a: float, b: float, cols) -> int:  # noqa: ANN001
+    best, best_ov = 0, -1e9
+    for j, (c0, c1) in enumerate(cols):
+        ov = min(b, c1) - max(a, c0)
+        if ov <= 0:  # no overlap: negative distance between centres
+            ov = -abs((a + b) / 2 - (c0 + c1) / 2)
+        if ov > best_ov:
+            best, best_ov = j, ov
+    return best
+
+
+def _unruled_tables(page: _PageContent) -> None:
+    """Find tables drawn without lines among the page's prose lines (see the module docstring);
+    add them to `page.tables` and mark their lines so they are not prose."""
+    lines = [ln for ln in page.lines if not ln.furniture]
+    runs: list[list[tuple[_Line, list]]] = []
+    cur: list[tuple[_Line, list]] = []
+    for ln in lines:
+        segs = _segments(ln)
+        close = bool(cur) and ln.top - cur[-1][0].bottom <= UNRULED_ROW_GAP * max(ln.size, 1.0)
+        if len(segs) >= 2 and (not cur or close):
+            cur.append((ln, segs))
+            continue
+        if len(cur) >= UNRULED_MIN_LINES:
+            runs.append(cur)
+        cur = [(ln, segs)] if len(segs) >= 2 else []
+    if len(cur) >= UNRULED_MIN_LINES:
+        runs.append(cur)
+    found = False
+    for run in runs:
+        body = [segs for _, segs in run[1:]]
+        cols = _columns(body)
+        if cols is None or len(cols) < 2:
+            continue
+        rows: list[list[Cell]] = []
+        for _, segs in run:
+            row: list[Cell] = [None] * len(cols)
+            for a, b, t in segs:
+                j = _col_of(a, b, cols)
+                row[j] = t if row[j] is None else f"{row[j]} {t}"
+            rows.append(row)
+        values = [c for r in rows[1:] for c in r[1:] if c is not None]
+        numeric = [c for c in values if _NUMERIC_CELL.fullmatch(c)]
+        if not values or len(numeric) < UNRULED_MIN_NUMERIC * len(values):
+            continue  # side-by-side prose, a form, a signature block: not a table
+        for ln, _ in run:
+            ln.in_table = True
+        bbox = (min(ln.x0 for ln, _ in run), run[0][0].top,
+                max(s[-1][1] for _, s in run), run[-1][0].bottom)
+        page.tables.append(_PageTable(page=page.number, index=-1, bbox=bbox, rows=rows))
+        found = True
+    if found:
+        page.tables.sort(key=lambda t: (round(t.bbox[1]), t.bbox[0]))
+        for i, t in enumerate(page.tables):
+            t.index = i
 
 
 # --- tables ---------------------------------------------------------------------------------
@@ -244,13 +364,14 @@ def _continues(prev: _PageTable, prev_page: _PageContent, nxt: _PageTable,
         return False
     if prev is not prev_page.tables[-1] or nxt is not nxt_page.tables[0]:
         return False
-    if any(not ln.furniture and ln.top >= prev.bbox[3] - 1 for ln in prev_page.lines):
+    if any(not ln.furniture and not ln.in_table and ln.top >= prev.bbox[3] - 1
+           for ln in prev_page.lines):
         return False
     header = tuple(str(c or "") for c in prev.rows[0])
     if _is_header_repeat(nxt.rows[0], header):
         return True
     above = [ln for ln in nxt_page.lines
-             if not ln.furniture and ln.bottom <= nxt.bbox[1] + 1
+             if not ln.furniture and not ln.in_table and ln.bottom <= nxt.bbox[1] + 1
              and not _CONTINUED_RE.search(ln.text)]
     return not above
 
@@ -323,7 +444,7 @@ _BULLET_START = re.compile(r"^(?:[-*\u2022\u2013]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s
 
 
 def _paragraphs(page: _PageContent) -> list[str]:
-    body = [ln for ln in page.lines if not ln.furniture and not ln.caption]
+    body = [ln for ln in page.lines if not ln.furniture and not ln.caption and not ln.in_table]
     paras: list[list[_Line]] = []
     for ln in body:
         if paras:
@@ -369,6 +490,7 @@ def _read(path: str | Path) -> tuple[list[RawTable], list[Passage], list[_PageCo
         pdf.close()
     _mark_furniture(pages)
     for p in pages:
+        _unruled_tables(p)
         _attach_captions(p)
 
     # Join continued tables: chains of page tables, each chain one RawTable.
@@ -390,16 +512,24 @@ def _read(path: str | Path) -> tuple[list[RawTable], list[Passage], list[_PageCo
             passages.append(Passage(source=source, text=text, page=p.number, paragraph=i))
 
     if not tables and not passages:
+        scanned = [p.number for p in pages if p.images]
+        if scanned:
+            raise EmptyFileError(
+                f"the PDF has no extractable text: {len(scanned)} of {len(pages)} page(s) are "
+                "images only (a scan?); OCR is not supported - run OCR first and ingest the "
+                "result",
+                source=source, page=scanned[0],
+            )
         raise EmptyFileError(
             "the PDF has no text layer and no tables; a scanned PDF needs OCR, which HyRAG "
-            "does not do",
+            "does not do (OCR is not supported)",
             source=source,
         )
     return tables, passages, pages
 
 
 def read_pdf(path: str | Path) -> tuple[list[RawTable], list[Passage]]:
-    """Tables (ruled, joined across pages) and prose passages (page, 0-based paragraph) of a PDF.
+    """Tables (ruled and unruled, joined across pages) and prose passages (page, 0-based paragraph) of a PDF.
 
     Raises UnreadableFileError (not a PDF, corrupt, truncated), EncryptedFileError
     (password-protected) or EmptyFileError (no text and no tables: scanned images), each naming

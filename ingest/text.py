@@ -81,6 +81,8 @@ def _is_boundary(text: str, first: int, last: int, after: int, sent_start: int) 
         return True
     nxt_char = rest.lstrip()[:1]
     run = text[first:last]
+    if _list_marker_len(text, after + len(gap)) and text[sent_start:first].strip():
+        return True  # an inline list: "(a) Revenue grew 4%. (b) Costs fell 2%."
     if "?" in run or "!" in run:
         return nxt_char.isupper() or nxt_char.isdigit() or nxt_char in _OPENERS_CHARS + "$"
     if "\u2026" in run or len(run) >= 3:

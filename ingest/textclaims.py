@@ -143,6 +143,10 @@ def find_entities(sentence: str, known: Sequence[str] = ()) -> list[tuple[int, i
         else:
             spans.append((m.start(), m.end()))
     for a, b in spans:
+        # A possessive ends the name: "Delta Bank's net margin", "Lambda Health's EBITDA".
+        pm = re.search(r"['\u2019]s?(?=\s|$)", sentence[a:b])
+        if pm and sentence[a:a + pm.start()].strip():
+            b = a + pm.start()
         text = sentence[a:b]
         words = text.split()
         # Drop leading opener words ("The Hale Library" -> "Hale Library", "In Bergen" -> ...).
@@ -189,12 +193,29 @@ _DOC_WORDS = re.compile(
 )
 
 
-def _heading_entity(text: str, known: Sequence[str]) -> str | None:
+def _heading_entity(text: str, known: Sequence[str],
+                    body_names: Sequence[str] = ()) -> str | None:
+    """The subject a heading names. A heading runs the name into the topic ("Harbor Health
+    Partners Expense and Remote Work Policy 2024"), so when the document's prose names an entity
+    the heading's name starts with ("Harbor Health Partners"), that shorter name is the one."""
     for _, _, e in find_entities(text, known):
         e = _DOC_WORDS.sub("", e).strip()
         if e and e.lower() not in _NOT_ENTITY:
-            return e
+            prefixes = [b for b in body_names if e.startswith(b + " ")]
+            return max(prefixes, key=len) if prefixes else e
     return None
+
+
+def _body_names(passages: Sequence[Passage], source: str) -> list[str]:
+    """Multiword names the prose (not the headings) of one document mentions."""
+    names: list[str] = []
+    for p in passages:
+        if p.source != source or is_heading(p.text):
+            continue
+        for _, _, e in find_entities(p.text):
+            if len(e.split()) > 1 and e not in names:
+                names.append(e)
+    return names
 
 
 def _first_word_start(sentence: str) -> int:
@@ -271,7 +292,9 @@ def _trailing_np(text: str) -> str:
     """
     words = re.findall(r"[\w'\u2019-]+|[,;:]", text)
 
-    def content(w: str) -> bool:
+    def content(w: str, i: int = -1) -> bool:
+        if re.fullmatch(r"\d{1,2}", w) and i > 0 and words[i - 1].lower() in _LABEL_WORDS:
+            return True  # "tier 1 ratio"
         return (w not in ",;:" and w.lower() not in _STOP
                 and not re.fullmatch(r"[\d.,%$-]+", w))
 
@@ -291,7 +314,7 @@ def _trailing_np(text: str) -> str:
             kept.extend([w, words[i - 1]])
             i -= 2
             continue
-        if not content(w):
+        if not content(w, i):
             break
         kept.append(w)
         i -= 1
@@ -356,6 +379,12 @@ def _attribute_for(sentence: str, a: int, b: int, num: ParsedNumber,
             return (f"share of {what} {act}".strip(), unit)
     if unit in _COUNT_UNITS and not noun:
         noun = unit.lower()
+    if not noun and verb in _SPEND_VERBS:
+        # "spent $612 million on research and development": the object is the attribute
+        m = re.match(r"\s+(?:on|in|for)\s+((?:[a-z][\w-]*)(?:\s+(?:and\s+)?[a-z][\w-]*){0,4}?)"
+                     r"(?=\s+(?:in|during|for|at|by)\b|[.,;]|$)", sentence[b:])
+        if m:
+            return _norm_attr(m.group(1).split()), unit
     # A change: "rose 12%", "up 4.1%", "increased by 7.5%".
     words_before = re.findall(r"[A-Za-z]+", before)
     lastw = [w.lower() for w in words_before[-2:]]
@@ -376,7 +405,18 @@ def _attribute_for(sentence: str, a: int, b: int, num: ParsedNumber,
     base = _subject_attr(before, entities) or prev_attr
     if base:
         return base, unit
+    # A rule rather than a measurement ("Employees may work remotely for up to 2 days per
+    # week"): the clause's own words before the number name what the number bounds.
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", _strip_entity_refs(before, entities))
+             if w.lower() not in _STOP | _MODALS]
+    if words:
+        return _norm_attr(words[-4:]), unit
     return ("value", unit)
+
+
+_SPEND_VERBS = {"spent", "spends", "spend", "invested", "invests", "allocated", "allocates"}
+_MODALS = {"may", "must", "can", "shall", "should", "might", "could", "will", "would", "be",
+           "up", "within", "least", "most", "every"}
 
 
 def _subject_attr(before: str, entities: Sequence[str]) -> str:
@@ -489,7 +529,9 @@ def extract_claims(
         known: list[str] = st["known"]  # type: ignore[assignment]
         text = passage.text
         if is_heading(text):
-            subj = _heading_entity(text, known)
+            if "body_names" not in st:
+                st["body_names"] = _body_names(passages, passage.source)
+            subj = _heading_entity(text, known, st["body_names"])  # type: ignore[arg-type]
             periods = _main_periods(text, fiscal)
             if subj and subj not in known:
                 known.append(subj)
@@ -588,7 +630,10 @@ def _facts(sentence: str, found: list[tuple[int, int, str]], resolved: str | Non
             continue  # "founded in 1894": a year, not a measurement
         if any(ea <= a < eb for ea, eb, _ in found):
             continue  # digits inside a name ("Route 66 Diner")
+        if _is_label_number(sentence, a, n):
+            continue  # "tier 1 ratio", "Phase 3 trial": a label, not a measurement
         numbers.append((a, b, n))
+    numbers = _ranges(sentence, numbers)
     out: list[_Fact] = []
     prev_attr: str | None = None
     skip: set[int] = set()
@@ -611,6 +656,38 @@ def _facts(sentence: str, found: list[tuple[int, int, str]], resolved: str | Non
         out.append(_Fact(a, b, n, attr, _entity_for(a, found, clauses, resolved, pronoun), unit))
         if not attr.endswith((" growth", " decline")):
             prev_attr = attr
+    return out
+
+
+_LABEL_WORDS = {"tier", "level", "phase", "stage", "class", "grade", "type", "category",
+                "scope", "route", "item", "article", "section", "chapter", "no", "number",
+                "series", "gen", "generation", "version", "part", "unit", "block", "line"}
+
+
+def _is_label_number(sentence: str, a: int, n: ParsedNumber) -> bool:
+    prev = re.search(r"([A-Za-z]+)\.?\s+$", sentence[:a])
+    return (prev is not None and prev.group(1).lower() in _LABEL_WORDS and not n.scale
+            and not n.unit and re.fullmatch(r"\d{1,2}", n.text) is not None)
+
+
+def _ranges(sentence: str, numbers: list) -> list:
+    """A range "$1.1-1.3 billion" / "6% to 8%" prints the currency on the first number and the
+    scale on the second: each end gets what the other shows."""
+    from dataclasses import replace
+
+    out = list(numbers)
+    for k in range(len(out) - 1):
+        a0, b0, n0 = out[k]
+        a1, b1, n1 = out[k + 1]
+        if not re.fullmatch(r"\s*(?:-|\u2013|\u2014|to)\s*", sentence[b0:a1]):
+            continue
+        if not n0.scale and n1.scale:
+            n0 = replace(n0, scale=n1.scale)
+        if n0.unit and not n1.unit:
+            n1 = replace(n1, unit=n0.unit)
+        elif n1.unit and not n0.unit:
+            n0 = replace(n0, unit=n1.unit)
+        out[k], out[k + 1] = (a0, b0, n0), (a1, b1, n1)
     return out
 
 

@@ -13,6 +13,7 @@ with pdfplumber), the same numbers a reader uses to place the glyphs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from pdfminer.fontmetrics import FONT_METRICS
@@ -56,6 +57,7 @@ class Page:
 
     ops: list[bytes] = field(default_factory=list)
     y: float = TOP_Y
+    md: list[str] = field(default_factory=list)  # the same content as Markdown blocks
 
     def text(self, x: float, y: float, s: str, font: str = "F1", size: float = 10.0) -> None:
         self.ops.append(
@@ -67,11 +69,15 @@ class Page:
         self.ops.append(b"%.2f w %.2f %.2f m %.2f %.2f l S" % (w, x1, y1, x2, y2))
 
     def heading(self, s: str, size: float = 14.0) -> None:
+        self.md.append(("# " if size >= 14 else "## ") + s)
         self.y -= size * 0.4
         self.text(MARGIN_X, self.y, s, "F2", size)
         self.y -= size * 1.6
 
-    def para(self, s: str, size: float = 10.0, font: str = "F1", indent: float = 0.0) -> None:
+    def para(self, s: str, size: float = 10.0, font: str = "F1", indent: float = 0.0,
+             md: bool = True) -> None:
+        if md:
+            self.md.append(s)
         lead = size * 1.35
         for ln in wrap(s, PAGE_W - 2 * MARGIN_X - indent, font, size):
             self.text(MARGIN_X + indent, self.y, ln, font, size)
@@ -79,6 +85,7 @@ class Page:
         self.y -= size * 0.9  # paragraph gap
 
     def bullet(self, s: str, size: float = 10.0) -> None:
+        self.md.append("- " + s)
         lead = size * 1.35
         for k, ln in enumerate(wrap(s, PAGE_W - 2 * MARGIN_X - 14, "F1", size)):
             if k == 0:
@@ -111,6 +118,25 @@ class Page:
                 x = xs[c + 1] - 4 - text_width(cell, font, size) if numeric else xs[c] + 4
                 self.text(x, base, cell, font, size)
         self.y = top - n * row_h - 22
+
+    def plain_table(self, rows: list[list[str]], widths: list[float], *, size: float = 9.0,
+                    row_h: float = 14.0) -> None:
+        """Unruled table: no lines at all, columns aligned by whitespace only. The first column
+        is left-aligned, every other column (header included) right-aligned, as financial
+        statements print them."""
+        xs = [MARGIN_X]
+        for w in widths:
+            xs.append(xs[-1] + w)
+        base = self.y
+        for r, row in enumerate(rows):
+            font = "F2" if r == 0 else "F1"
+            for c, cell in enumerate(row):
+                if not cell:
+                    continue
+                x = xs[c] if c == 0 else xs[c + 1] - text_width(cell, font, size)
+                self.text(x, base, cell, font, size)
+            base -= row_h
+        self.y = base - 14
 
 
 class Document:
@@ -177,6 +203,11 @@ class Document:
             len(objs) + 1, info_id, xref
         )
         return bytes(out)
+
+    def markdown(self) -> str:
+        """The document's prose as Markdown (headings, paragraphs, list items; tables left
+        out): the text-file twin of the PDF, without running headers or page numbers."""
+        return "\n\n".join(b for p in self.pages for b in p.md) + "\n"
 
     def save(self, name: str) -> Path:
         path = HERE / name
@@ -254,7 +285,8 @@ def crestwood_outcomes() -> Document:
     )
     p = d.new_page()
     p.heading("Outcomes by school", 12)
-    p.para("Table 1. Graduate employment rate by school, class of 2024 (percent)", 9, "F3")
+    p.para("Table 1. Graduate employment rate by school, class of 2024 (percent)", 9, "F3",
+           md=False)
     p.y += 6
     p.table(
         [
@@ -445,6 +477,231 @@ def fjordline() -> Document:
     return d
 
 
+# --- Kestrel Dynamics: annual report with a multi-year table over two pages ---------------------
+
+KD_YEARS = ("2020", "2021", "2022", "2023", "2024")
+KD_REVENUE = ("1021.4", "1108.7", "1184.9", "1292.6", "1410.2")
+KD_SEGMENTS_HEADER = ["Segment", "2022", "2023", "2024"]
+KD_SEGMENTS = [
+    ("Industrial sensors", "612.3", "655.1", "701.4"),
+    ("Marine systems", "401.8", "438.2", "472.9"),
+    ("Software and services", "170.8", "199.3", "235.9"),
+    ("Total", "1184.9", "1292.6", "1410.2"),
+]
+# The one figure the narrative restates differently from the table (README: "contradiction").
+KD_FCF_NARRATIVE_DELTA = Decimal("10.0")
+
+
+def _d(x: Decimal | str | float) -> Decimal:
+    return Decimal(str(x)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def kestrel_financials() -> list[tuple[str, list[Decimal]]]:
+    """26 line items x 5 years (USD millions), derived from revenue by fixed ratios so the
+    numbers hang together; negative amounts are costs and outflows."""
+    rows: dict[str, list[Decimal]] = {k: [] for k in (
+        "Revenue", "Cost of revenue", "Gross profit", "Research and development",
+        "Selling, general and administrative", "Operating income", "Net finance costs",
+        "Income before tax", "Income tax expense", "Net income", "Cash and cash equivalents",
+        "Trade receivables", "Inventories", "Property, plant and equipment", "Total assets",
+        "Trade payables", "Long-term debt", "Total liabilities", "Shareholders' equity",
+        "Cash from operations", "Capital expenditure", "Free cash flow", "Dividends paid",
+        "Share buybacks", "Order intake", "Order backlog")}
+    for i, rev_s in enumerate(KD_REVENUE):
+        r = Decimal(rev_s)
+        cost = _d(-r * Decimal("0.423"))
+        gross = r + cost
+        rd = _d(-r * Decimal("0.112"))
+        sga = _d(-r * Decimal("0.198"))
+        op = gross + rd + sga
+        fin = _d(-(Decimal("14.2") + Decimal("1.3") * i))
+        pbt = op + fin
+        tax = _d(-pbt * Decimal("0.22"))
+        ni = pbt + tax
+        ta = _d(r * Decimal("1.25"))
+        tl = _d(r * Decimal("0.62"))
+        cfo = _d(r * Decimal("0.19"))
+        capex = _d(-r * Decimal("0.085"))
+        vals = [r, cost, gross, rd, sga, op, fin, pbt, tax, ni,
+                _d(r * Decimal("0.15") + 10 * i), _d(r * Decimal("0.17")),
+                _d(r * Decimal("0.12")), _d(r * Decimal("0.35")), ta, _d(r * Decimal("0.09")),
+                _d(r * Decimal("0.30") - 8 * i), tl, ta - tl, cfo, capex, cfo + capex,
+                _d(-ni * Decimal("0.35")), _d(-(20 + 5 * i)), _d(r * Decimal("1.06")),
+                _d(r * Decimal("0.48"))]
+        for k, v in zip(rows, vals, strict=True):
+            rows[k].append(v)
+    return list(rows.items())
+
+
+def fmt_amount(v: Decimal) -> str:
+    """1234.5 -> '1,234.5'; negatives in brackets: -430.1 -> '(430.1)'."""
+    s = f"{abs(v):,.1f}"
+    return f"({s})" if v < 0 else s
+
+
+KD_TITLE = "Kestrel Dynamics - Five-year financial summary"
+KD_SEG_TITLE = "Kestrel Dynamics - Revenue by segment"
+KD_SCALE = "(USD millions)"
+KD_SPLIT = 16  # line items on page 1; the rest continue on page 2 under a repeated header
+
+
+def annual_report() -> Document:
+    fin = dict(kestrel_financials())
+    d = Document(
+        "Kestrel Dynamics - Annual Report 2024",
+        "Kestrel Dynamics  |  Annual Report 2024",
+        "Kestrel Dynamics Annual Report 2024",
+    )
+    rev = fin["Revenue"]
+    growth = (rev[4] / rev[3] - 1) * 100
+    p = d.new_page()
+    p.heading("Kestrel Dynamics Annual Report 2024")
+    p.para(
+        "Kestrel Dynamics designs and manufactures precision sensors and marine navigation "
+        "systems. Kestrel Dynamics is headquartered in Portland, Maine, and acquired Selkie "
+        "Navigation in 2022."
+    )
+    p.para(
+        f"Kestrel Dynamics reported revenue of ${fmt_amount(rev[4])} million in fiscal 2024, up "
+        f"{_d(growth)}% from fiscal 2023. In fiscal 2023, revenue was $1.3 billion."
+    )
+    p.para(
+        f"Operating income was ${fmt_amount(fin['Operating income'][4])} million in 2024. Net "
+        f"income rose to ${fmt_amount(fin['Net income'][4])} million in fiscal 2024."
+    )
+    p.para(
+        f"Free cash flow reached "
+        f"${fmt_amount(fin['Free cash flow'][4] + KD_FCF_NARRATIVE_DELTA)} million in 2024. "
+        "Kestrel Dynamics does not disclose revenue by customer."
+    )
+    p.para(KD_TITLE, 10, "F2", md=False)
+    p.y += 4
+    p.para(KD_SCALE, 9, "F3", md=False)
+    p.y += 6
+    header = ["Line item", *KD_YEARS]
+    widths = [190, 56, 56, 56, 56, 56]
+    items = [[k, *(fmt_amount(v) for v in vals)] for k, vals in fin.items()]
+    p.table([header] + items[:KD_SPLIT], widths)
+    assert p.y > BOTTOM_Y - 30, "table runs into the footer"
+    p = d.new_page()
+    p.para(f"{KD_TITLE} (continued)", 10, "F2", md=False)
+    p.y += 6
+    p.table([header] + items[KD_SPLIT:], widths)
+    p.para(
+        "Free cash flow is cash from operations less capital expenditure. Figures for 2020 to "
+        "2023 are restated for the acquisition of Selkie Navigation."
+    )
+    p.heading("Segments", 12)
+    p.para(
+        "Marine systems revenue increased by 7.9% in 2024 due to new navigation contracts. "
+        "Industrial sensors remained the largest segment."
+    )
+    p.para(KD_SEG_TITLE, 10, "F2", md=False)
+    p.y += 4
+    p.para(KD_SCALE, 9, "F3", md=False)
+    p.y += 4
+    p.plain_table([KD_SEGMENTS_HEADER] + [[r[0], *(fmt_amount(Decimal(x)) for x in r[1:])]
+                                          for r in KD_SEGMENTS], [190, 70, 70, 70])
+    p.heading("Outlook", 12)
+    p.para(
+        "For fiscal 2025, Kestrel Dynamics expects revenue growth of 6% to 8% and capital "
+        "expenditure of about $130 million."
+    )
+    return d
+
+
+def annual_report_xlsx(path_summary: Path, path_segments: Path) -> None:
+    """The two tables of the annual report as spreadsheets (the golden twins the PDF tables are
+    compared with): a title row, a blank row, the header, then numbers as numbers with a
+    bracket-negative display format. Fixed document properties keep the bytes stable."""
+    import datetime as dt
+
+    import openpyxl
+
+    fixed = dt.datetime(2025, 1, 31, 12, 0, 0)
+    for path, title, header, rows in (
+        (path_summary, KD_TITLE, ["Line item", *KD_YEARS],
+         [(k, *vals) for k, vals in kestrel_financials()]),
+        (path_segments, KD_SEG_TITLE, KD_SEGMENTS_HEADER,
+         [(r[0], *(Decimal(x) for x in r[1:])) for r in KD_SEGMENTS]),
+    ):
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        ws.title = "Summary" if path is path_summary else "Segments"
+        ws.append([f"{title} {KD_SCALE}"])
+        ws.append([])
+        ws.append(header)
+        for label, *vals in rows:
+            ws.append([label, *(float(v) for v in vals)])
+            for cell in ws[ws.max_row][1:]:
+                cell.number_format = "#,##0.0;(#,##0.0)"
+        wb.properties.creator = "HyRAG make_docs.py"
+        wb.properties.created = fixed
+        wb.properties.modified = fixed
+        wb.save(path)
+        _freeze_zip(path, fixed)
+
+
+def _freeze_zip(path: Path, when) -> None:  # noqa: ANN001 - datetime
+    """openpyxl stamps the zip entries (and core.xml) with the time of writing; rewrite them
+    with a fixed time so a re-run gives the same bytes (CONTRACT.md: ids follow the bytes)."""
+    import io
+    import re as _re
+    import zipfile
+
+    src = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
+    out = io.BytesIO()
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                data = _re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*", rb"\g<1>" + stamp,
+                               data)
+            zi = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(zi, data)
+    path.write_bytes(out.getvalue())
+
+
+# --- A policy document: rules, dates, percentages ---------------------------------------------
+
+def policy() -> Document:
+    d = Document(
+        "Harbor Health Partners - Expense and Remote Work Policy 2024",
+        "Harbor Health Partners  |  Policy HHP-7",
+        "Expense and Remote Work Policy 2024",
+    )
+    p = d.new_page()
+    p.heading("Harbor Health Partners Expense and Remote Work Policy 2024")
+    p.para(
+        "This policy takes effect on March 1, 2024 and replaces the policy dated January 15, "
+        "2021. It applies to all employees of Harbor Health Partners and its subsidiaries, "
+        "including Riverside Clinic and Lakeview Clinic."
+    )
+    p.heading("1. Remote work", 12)
+    p.bullet("Employees may work remotely for up to 2 days per week.")
+    p.bullet("Remote work requires the written approval of a department head.")
+    p.bullet("Clinical staff are not eligible for remote work.")
+    p.heading("2. Travel and expenses", 12)
+    p.bullet("Expense claims must be submitted within 30 days of the expense.")
+    p.bullet("The daily meal allowance is $75 in the United States and $95 abroad.")
+    p.bullet("Hotel costs above $250 per night require prior approval.")
+    p.bullet("Mileage is reimbursed at $0.67 per mile in fiscal 2024.")
+    p.heading("3. Retirement contributions", 12)
+    p.para(
+        "Harbor Health Partners matches 50% of employee contributions up to 6% of base salary. "
+        "The employer match rose to 50% in 2024 from 40% in 2023. Employees vest fully after "
+        "3 years of service."
+    )
+    p.heading("4. Review", 12)
+    p.para(
+        "The Compliance Committee reviews this policy every 12 months. The next review is due "
+        "by December 31, 2024."
+    )
+    return d
+
+
 MARKET_NOTES = """\
 # Nordic Market Notes 2024
 
@@ -473,6 +730,13 @@ Margins were hurt by the weaker krone in 2024.
 """
 
 
+PARTIAL_COVERAGE = (
+    "crestwood_overview_2024.pdf", "crestwood_academics_2024.pdf",
+    "crestwood_employment_outcomes_2024.pdf", "crestwood_facilities_2024.pdf",
+    "northgate_overview_2024.pdf", "northgate_academics_2024.pdf",
+)
+
+
 def main() -> None:
     docs = {
         "crestwood_overview_2024.pdf": crestwood_overview(),
@@ -483,9 +747,21 @@ def main() -> None:
         "northgate_academics_2024.pdf": northgate_academics(),
         "riverside_clinic_2024.pdf": riverside(),
         "fjordline_segments_2024.pdf": fjordline(),
+        "annual_report_2024.pdf": annual_report(),
+        "policy_2024.pdf": policy(),
     }
     (HERE / "market_notes.md").write_text(MARKET_NOTES, encoding="utf-8")
     print("wrote sample_data/docs/market_notes.md")
+    # Seed 000 section VI as text files: the same prose as the PDFs, tables left out.
+    pc = HERE / "partial_coverage"
+    pc.mkdir(exist_ok=True)
+    for name in PARTIAL_COVERAGE:
+        (pc / name.replace(".pdf", ".md")).write_text(docs[name].markdown(), encoding="utf-8")
+        print(f"wrote sample_data/docs/partial_coverage/{name.replace('.pdf', '.md')}")
+    annual_report_xlsx(HERE / "annual_report_2024_summary.xlsx",
+                       HERE / "annual_report_2024_segments.xlsx")
+    print("wrote sample_data/docs/annual_report_2024_summary.xlsx, "
+          "annual_report_2024_segments.xlsx")
     for name, doc in docs.items():
         path = doc.save(name)
         print(f"wrote {path.relative_to(HERE.parent.parent)} ({len(doc.pages)} pages)")

@@ -247,3 +247,16 @@ def test_schema_feedback_loop_records_reclassification(tmp_path):
         assert list(adj["column_name"]) == ["score"]
         assert adj.iloc[0]["from_role"] == "numeric"
         assert "parse as numbers" in adj.iloc[0]["reason"]
+
+
+def test_logical_state_sees_a_single_changed_value(kb_copy):
+    before = kb_copy.store.logical_state()
+    kb_copy.store.con.execute(
+        "UPDATE claims SET value_num = value_num + 1 WHERE claim_id = "
+        "(SELECT min(claim_id) FROM claims WHERE value_num IS NOT NULL)"
+    )
+    after = kb_copy.store.logical_state()
+    assert after["claims"][0] == before["claims"][0]
+    assert after["claims"][1] != before["claims"][1]
+    assert {k: v for k, v in after.items() if k != "claims"} == {
+        k: v for k, v in before.items() if k != "claims"}

@@ -3,6 +3,8 @@ broken files built in the test."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,17 +15,36 @@ from ingest.pdf import locate_row, read_pdf, read_pdf_tables
 DOCS = Path(__file__).resolve().parents[2] / "sample_data" / "docs"
 
 
-def _minimal_pdf(*, encrypt: bool = False, content: bytes | None = None) -> bytes:
+def _make_docs():
+    """The sample-document generator (sample_data/docs/make_docs.py), imported by path: its PDF
+    writer builds the odd layouts these tests need."""
+    spec = importlib.util.spec_from_file_location("make_docs", DOCS / "make_docs.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_docs", mod)  # dataclasses look their module up by name
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return sys.modules["make_docs"]
+
+
+def _minimal_pdf(*, encrypt: bool = False, content: bytes | None = None,
+                 image: bool = False) -> bytes:
     """One Letter page, optionally with a content stream or a /Standard /Encrypt dictionary
     whose owner/user hashes match no password (pdfminer's empty-password attempt fails)."""
+    if image:  # a scanned page: one grey 8x8 image drawn over the page, no text at all
+        content = b"q 612 0 0 792 0 0 cm /Im1 Do Q"
     objs = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]"
+        + (b" /Resources << /XObject << /Im1 5 0 R >> >>" if image else b"")
         + (b" /Contents 4 0 R" if content is not None else b"") + b" >>",
     ]
     if content is not None:
         objs.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+    if image:
+        pixels = bytes(range(96, 160))
+        objs.append(b"<< /Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace "
+                    b"/DeviceGray /BitsPerComponent 8 /Length 64 >>\nstream\n" + pixels
+                    + b"\nendstream")
     if encrypt:
         objs.append(b"<< /Filter /Standard /V 1 /R 2 /O <" + b"11" * 32 + b"> /U <" + b"22" * 32
                     + b"> /P -44 >>")
@@ -90,6 +111,71 @@ def test_single_page_table_with_caption() -> None:
     # table text and its caption are not prose
     prose = " ".join(p.text for p in passages)
     assert "Arts and Humanities 351" not in prose and "Table 1." not in prose
+
+
+def test_annual_report_table_spans_two_pages_with_repeated_header() -> None:
+    tables, passages = read_pdf(DOCS / "annual_report_2024.pdf")
+    summary = tables[0]
+    assert (summary.page, summary.table_index) == (1, 0)
+    assert summary.title == "Kestrel Dynamics - Five-year financial summary (USD millions)"
+    assert summary.header == ("Line item", "2020", "2021", "2022", "2023", "2024")
+    assert len(summary.rows) == 26 and all(r[0] != "Line item" for r in summary.rows)
+    assert summary.rows[0] == ("Revenue", "1,021.4", "1,108.7", "1,184.9", "1,292.6", "1,410.2")
+    assert summary.rows[1][1] == "(432.1)"  # a bracket negative stays as displayed
+    labels = [r[0] for r in summary.rows]
+    fcf = summary.row_locs[labels.index("Free cash flow")]
+    assert locate_row(summary, fcf) == (2, 7)  # page 2, under the repeated header
+    assert locate_row(summary, summary.row_locs[labels.index("Revenue")]) == (1, 2)
+    # the "(continued)" caption on page 2 is neither a table title nor prose
+    assert not any("continued" in p.text for p in passages)
+
+
+def test_unruled_table_is_read_by_column_alignment() -> None:
+    tables, passages = read_pdf(DOCS / "annual_report_2024.pdf")
+    seg = tables[1]
+    assert (seg.page, seg.table_index) == (2, 1)
+    assert seg.title == "Kestrel Dynamics - Revenue by segment (USD millions)"
+    assert seg.header == ("Segment", "2022", "2023", "2024")
+    assert seg.rows == (
+        ("Industrial sensors", "612.3", "655.1", "701.4"),
+        ("Marine systems", "401.8", "438.2", "472.9"),
+        ("Software and services", "170.8", "199.3", "235.9"),
+        ("Total", "1,184.9", "1,292.6", "1,410.2"),
+    )
+    assert seg.row_locs == (2, 3, 4, 5) and seg.col_locs == (1, 2, 3, 4)
+    prose = " ".join(p.text for p in passages)
+    assert "Marine systems 401.8" not in prose and "Segment 2022" not in prose
+    assert "Marine systems revenue increased by 7.9%" in prose
+
+
+def test_prose_in_two_columns_is_not_an_unruled_table(tmp_path) -> None:
+    md = _make_docs()
+    doc = md.Document("Two columns", "Acme  |  Newsletter", "Acme newsletter")
+    p = doc.new_page()
+    left = md.wrap("Acme Inc. opened a new plant in Ohio this spring. The plant employs local "
+                   "people and serves customers across the Midwest region of the country.",
+                   200)
+    right = md.wrap("The board met twice during the quarter to review the strategy and to "
+                    "approve the budget for the coming year, which it did in full.", 200)
+    for k in range(max(len(left), len(right))):
+        y = 650 - 14 * k
+        if k < len(left):
+            p.text(72, y, left[k])
+        if k < len(right):
+            p.text(330, y, right[k])
+    f = tmp_path / "columns.pdf"
+    f.write_bytes(doc.to_bytes())
+    tables, passages = read_pdf(f)
+    assert tables == []
+    assert "Ohio" in " ".join(x.text for x in passages)
+
+
+def test_policy_document_is_prose_only() -> None:
+    tables, passages = read_pdf(DOCS / "policy_2024.pdf")
+    assert tables == []
+    texts = [p.text for p in passages]
+    assert "- Expense claims must be submitted within 30 days of the expense." in texts
+    assert not any("Policy HHP-7" in t for t in texts)  # running header
 
 
 # --- passages -------------------------------------------------------------------------------
@@ -163,6 +249,15 @@ def test_pdf_without_text_or_tables_is_empty(tmp_path) -> None:
     with pytest.raises(EmptyFileError) as ei:
         read_pdf(f)
     assert "scan.pdf" in str(ei.value) and "OCR" in str(ei.value)
+
+
+def test_image_only_pdf_says_ocr_is_not_supported(tmp_path) -> None:
+    f = tmp_path / "scanned.pdf"
+    f.write_bytes(_minimal_pdf(image=True))
+    with pytest.raises(EmptyFileError) as ei:
+        read_pdf(f)
+    assert ei.value.page == 1
+    assert "scanned.pdf" in str(ei.value) and "OCR is not supported" in str(ei.value)
 
 
 def test_zero_byte_pdf(tmp_path) -> None:
