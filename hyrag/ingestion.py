@@ -428,10 +428,11 @@ class Ingestor:
                 memo[key] = parse_time_key(key, fiscal_year_start_month=fy)
             return memo[key]
 
-        rows = []
+        # Buckets depend only on the period, so compute them once per distinct key.
+        per_key: dict[str, list[tuple[str, object]]] = {}
         levels: set[str] = set()
-        for i, (start, grain, key) in enumerate(zip(starts, grains, keys, strict=True)):
-            if key is None or start is None or grain in (None, "ltm"):
+        for start, grain, key in set(zip(starts, grains, keys, strict=True)):
+            if key is None or start is None or grain in (None, "ltm") or key in per_key:
                 continue
             cands: list[tuple[str, str]] = []
             if grain in ("date", "month"):
@@ -443,17 +444,24 @@ class Ingestor:
                 cands.append(("year", f"{start.year}"))
             else:
                 cands.append(("own", key))
+            out = []
             for level, k in cands:
                 b = tk(k)
-                if b is None:
-                    continue
-                levels.add(level)
-                rows.append((i, level, b.key, b.start, b.end, b.order_key))
-        if not rows:
+                if b is not None:
+                    levels.add(level)
+                    out.append((level, b))
+            per_key[key] = out
+        bucket_rows = [
+            (key, level, b.key, b.start, b.end, b.order_key)
+            for key, lst in per_key.items() for level, b in lst
+        ]
+        if not bucket_rows:
             return []
-        frame = pd.DataFrame(
-            rows, columns=["row_id", "level", "key", "start_date", "end_date", "order_key"]
+        table = pd.DataFrame(
+            bucket_rows, columns=["time_key", "level", "key", "start_date", "end_date", "order_key"]
         )
+        rows_frame = pd.DataFrame({"row_id": range(len(keys)), "time_key": keys.to_numpy()})
+        frame = rows_frame.merge(table, on="time_key").drop(columns=["time_key"])
         _flush(con)
         con.register("hyrag_buckets_frame", frame)
         con.execute("CREATE OR REPLACE TEMP TABLE hyrag_buckets AS SELECT * FROM hyrag_buckets_frame")

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ingest.melt import LongTable, detect_wide, melt
@@ -105,6 +106,18 @@ def _parse_numbers(values: set[Cell]) -> dict[object, tuple[float, str, str, str
     return out
 
 
+def _factorize(values: list[Cell]) -> tuple[np.ndarray, list[Cell]]:
+    """Codes into distinct values; missing cells get code -1, which indexes the sentinel slot
+    appended at the end of every per-distinct array."""
+    codes, uniq = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=True)
+    return codes, list(uniq)
+
+
+def _parse_numbers_list(values: list[Cell]) -> list[tuple[float, str, str, str] | None]:
+    parsed = _parse_numbers(set(values))
+    return [parsed[v] for v in values]
+
+
 def _parse_times(values: set[Cell], fy: int) -> dict[object, TimeKey | None]:
     out: dict[object, TimeKey | None] = {}
     for v in values:
@@ -168,20 +181,31 @@ def _type(
     for c in schema.columns:
         values = list(cols[c.position])
         if c.role is Role.NUMERIC:
-            ser = pd.Series(values, dtype=object)
-            parsed = _parse_numbers(set(values))
-            good = {k: p for k, p in parsed.items() if p is not None}
-            num = ser.map({k: p[0] for k, p in good.items()})
-            text = ser.map({k: p[1] for k, p in good.items()})
-            cell_scale = ser.map({k: p[2] for k, p in good.items()})
-            cell_unit = ser.map({k: p[3] for k, p in good.items()})
-            ok = num.notna()
-            scale = cell_scale.where(cell_scale.fillna("") != "", c.scale).where(ok, None)
-            unit = cell_unit.where(cell_unit.fillna("") != "", c.unit).where(ok, None)
-            mult = scale.map(SCALES).fillna(1.0)
-            nums = pd.array(num.astype("float64"), dtype="Float64")
-            bases = pd.array(num.astype("float64") * mult.astype("float64"), dtype="Float64")
-            bad = [i for i, v in enumerate(values) if parsed[v] is None and not is_empty(v)]
+            codes, uniq = _factorize(values)
+            parsed_u = _parse_numbers_list(uniq)
+            ok_u = np.array([p is not None for p in parsed_u] + [False])
+            num_u = np.array([p[0] if p else np.nan for p in parsed_u] + [np.nan])
+            text_u = np.array([p[1] if p else None for p in parsed_u] + [None], dtype=object)
+            scale_u = np.array(
+                [(p[2] or c.scale) if p else None for p in parsed_u] + [None], dtype=object
+            )
+            unit_u = np.array(
+                [(p[3] or c.unit) if p else None for p in parsed_u] + [None], dtype=object
+            )
+            mult_u = np.array([SCALES.get(x, 1.0) if x else 1.0 for x in scale_u])
+            ok = ok_u[codes]
+            num = num_u[codes]
+            nums = pd.array(num, dtype="Float64")
+            nums[~ok] = pd.NA
+            bases = pd.array(num * mult_u[codes], dtype="Float64")
+            bases[~ok] = pd.NA
+            text = pd.Series(text_u[codes], dtype=object)
+            scale = pd.Series(scale_u[codes], dtype=object)
+            unit = pd.Series(unit_u[codes], dtype=object)
+            bad = [
+                i for i in np.flatnonzero((codes >= 0) & ~ok)
+                if not is_empty(values[i])
+            ]
             distinct_scales = set(scale.dropna().unique())
             if len(distinct_scales) > 1:
                 # "$1.2m" beside "1,234.50": the typed column must be comparable, so it holds
@@ -194,7 +218,7 @@ def _type(
             else:
                 data[c.name] = nums
             data[f"{c.name}__num"] = nums
-            data[f"{c.name}__text"] = text.where(ok, None).astype(object)
+            data[f"{c.name}__text"] = text
             data[f"{c.name}__base"] = bases
             data[f"{c.name}__scale"] = scale.astype(object)
             data[f"{c.name}__unit"] = unit.astype(object)
