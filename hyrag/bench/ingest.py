@@ -4,6 +4,10 @@ Absolute seconds are noisy on a shared machine, so the figure that matters is th
 DuckDB's `read_csv` of the same file measured in the same run. Each measurement runs in a fresh
 process so that its peak RSS is its own. Embeddings are excluded (none are computed at ingest).
 Target (issue 2): CSV ingestion within 10x of read_csv, peak memory under 2 GB.
+
+Issue 3 adds PDF pages per second: the sample annual report (sample_data/docs, made by
+make_docs.py) repeated to at least `--pdf-pages` pages, built at bench time with that script's
+PDF writer (imported by path: the writer is not runtime code), read alone and ingested whole.
 """
 
 from __future__ import annotations
@@ -78,6 +82,64 @@ def _hyrag_ingest(path: str, kb: str, q: mp.Queue) -> None:
     q.put((time.perf_counter() - t0, _peak_mb(), report.claims))
 
 
+def _pdf_read(path: str, q: mp.Queue) -> None:
+    from ingest.pdf import read_pdf
+
+    t0 = time.perf_counter()
+    tables, passages = read_pdf(path)
+    q.put((time.perf_counter() - t0, _peak_mb(), len(tables) + len(passages)))
+
+
+def _make_docs():  # noqa: ANN202 - the generator module
+    """sample_data/docs/make_docs.py of a source checkout, or None when not installed."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "sample_data" / "docs" / "make_docs.py"
+    if not path.exists():
+        return None
+    if "make_docs" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("make_docs", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["make_docs"] = mod
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return sys.modules["make_docs"]
+
+
+def build_report_pdf(path: Path, min_pages: int) -> int | None:
+    """The sample annual report repeated to at least `min_pages` pages; returns the count."""
+    md = _make_docs()
+    if md is None:
+        return None
+    doc = md.annual_report()
+    while len(doc.pages) < min_pages:
+        doc.pages += md.annual_report().pages
+    path.write_bytes(doc.to_bytes())
+    return len(doc.pages)
+
+
+def _bench_pdf(work: Path, pages_wanted: int, repeat: int) -> None:
+    pdf = work / "annual_report_x.pdf"
+    pages = build_report_pdf(pdf, pages_wanted)
+    if pages is None:
+        print("\nPDF: skipped (sample_data/docs/make_docs.py not found: run from a checkout)")
+        return
+    print(f"\nPDF: sample annual report repeated to {pages} pages ({pdf.stat().st_size:,} bytes)")
+    reads = [_measure(_pdf_read, str(pdf)) for _ in range(repeat)]
+    ingests = []
+    for i in range(repeat):
+        kb = work / f"kb_pdf_{i}"
+        shutil.rmtree(kb, ignore_errors=True)
+        ingests.append(_measure(_hyrag_ingest, str(pdf), str(kb)))
+    r_med = statistics.median(x[0] for x in reads)
+    i_med = statistics.median(x[0] for x in ingests)
+    print(f"{'measurement':<36}{'median s':>10}{'pages/s':>14}{'peak MB':>10}")
+    print(f"{'read_pdf (tables + passages)':<36}{r_med:>10.3f}{pages / r_med:>14,.1f}"
+          f"{max(x[1] for x in reads):>10.0f}")
+    print(f"{'hyrag ingest PDF (all claims)':<36}{i_med:>10.3f}{pages / i_med:>14,.1f}"
+          f"{max(x[1] for x in ingests):>10.0f}")
+    print(f"claims written: {ingests[0][2]:,}")
+
+
 def _measure(target, *args) -> tuple[float, float, int]:  # noqa: ANN001
     ctx = mp.get_context("spawn")
     q: mp.Queue = ctx.Queue()
@@ -96,6 +158,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--xlsx", action=argparse.BooleanOptionalAction, default=True,
                         help="also measure XLSX ingestion (slow: openpyxl)")
     parser.add_argument("--workdir", default=None, help="keep generated files here")
+    parser.add_argument("--pdf-pages", type=int, default=50,
+                        help="PDF pages/second on the sample annual report repeated to at "
+                             "least this many pages (0: skip)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,8 +200,10 @@ def run(args: argparse.Namespace) -> int:
         shutil.rmtree(kb, ignore_errors=True)
         x = _measure(_hyrag_ingest, str(xlsx), str(kb))
         print(f"{'hyrag ingest XLSX (1 run)':<36}{x[0]:>10.3f}{cells / x[0]:>14,.0f}{x[1]:>10.0f}")
+    if args.pdf_pages > 0:
+        _bench_pdf(work, args.pdf_pages, args.repeat)
     print(f"\nrerun: hyrag bench ingest --rows {args.rows} --repeat {args.repeat}"
-          f"{'' if args.xlsx else ' --no-xlsx'}")
+          f"{'' if args.xlsx else ' --no-xlsx'} --pdf-pages {args.pdf_pages}")
     if not args.workdir:
         shutil.rmtree(work, ignore_errors=True)
     sys.stdout.flush()

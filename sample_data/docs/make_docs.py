@@ -6,7 +6,9 @@ Why a hand-written PDF writer: the project must not grow a PDF-writing dependenc
 and pdfminer only read), and the documents must be byte-for-byte reproducible so claim ids in
 gold sets stay stable. The writer emits PDF 1.4 with the standard Helvetica fonts (no embedding),
 WinAnsi text, and ruling lines around every table cell so pdfplumber's line strategy finds the
-tables. Widths for word wrapping come from pdfminer's built-in AFM metrics (already installed
+tables (`Page.plain_table` draws one without any lines, for the unruled-table reader). The
+Markdown twins of the seed-000 documents and the XLSX twins of the annual report's tables
+(openpyxl, fixed timestamps) are written here too. Widths for word wrapping come from pdfminer's built-in AFM metrics (already installed
 with pdfplumber), the same numbers a reader uses to place the glyphs.
 """
 

@@ -18,10 +18,11 @@ DOCS = Path(__file__).resolve().parents[2] / "sample_data" / "docs"
 def _make_docs():
     """The sample-document generator (sample_data/docs/make_docs.py), imported by path: its PDF
     writer builds the odd layouts these tests need."""
-    spec = importlib.util.spec_from_file_location("make_docs", DOCS / "make_docs.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_docs", mod)  # dataclasses look their module up by name
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    if "make_docs" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("make_docs", DOCS / "make_docs.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["make_docs"] = mod  # dataclasses look their module up by name
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
     return sys.modules["make_docs"]
 
 
