@@ -48,9 +48,14 @@ def _loc_head(file: str, t: TypedTable) -> dict[str, object]:
     return head
 
 
-def _loc_prefix(file: str, t: TypedTable) -> list[str]:
-    """json_object arguments for the shared parts of a locator."""
-    return [part for k, v in _loc_head(file, t).items() for part in (lit(k), lit(v))]
+def _loc_prefix(file: str, t: TypedTable, *, row_page: bool = False) -> list[str]:
+    """json_object arguments for the shared parts of a locator; with `row_page`, the page is
+    each row's own (`__page`), for a PDF table continued across pages."""
+    return [
+        part
+        for k, v in _loc_head(file, t).items()
+        for part in (lit(k), "__page" if (k == "page" and row_page) else lit(v))
+    ]
 
 
 def _const_cell_loc_sql(file: str, t: TypedTable, header: str, letter: str) -> str:
@@ -63,6 +68,12 @@ def _const_cell_loc_sql(file: str, t: TypedTable, header: str, letter: str) -> s
 
 
 def _item_id_sql(sha: str, file: str, t: TypedTable) -> str:
+    if t.per_row_page:
+        key = f"{sha}|item|{file}||"
+        return (
+            f"substr(sha256({lit(key)} || CAST(__page AS VARCHAR) || '|{t.table_index}|' || "
+            "CAST(__row AS VARCHAR)), 1, 16)"
+        )
     key = f"{sha}|item|{file}|{t.sheet or ''}|{t.page or ''}|{t.table_index}|"
     return f"substr(sha256({lit(key)} || CAST(__row AS VARCHAR)), 1, 16)"
 
@@ -110,10 +121,10 @@ def insert_cell_claims(
         header = lit(cc.header) if cc.header is not None else "__header"
         cell = (lit(cc.letter) + " || CAST(__row AS VARCHAR)") if cc.letter else "__cell"
         attribute = lit(cc.attribute) if cc.attribute is not None else "CAST(__attribute AS VARCHAR)"
-        if cc.header is not None and cc.letter is not None:
+        if cc.header is not None and cc.letter is not None and not t.per_row_page:
             loc = _const_cell_loc_sql(file, t, cc.header, cc.letter)
         else:
-            loc = cell_loc_sql(file, t, "__row", header, cell)
+            loc = cell_loc_sql(file, t, "__row", header, cell, row_page=t.per_row_page)
         if cc.column == time_col or cc.role is not Role.NUMERIC:
             # A period qualifies a measure; a row's category or name is not "as of" its date.
             period = "''"
@@ -146,7 +157,7 @@ def insert_cell_claims(
         SELECT substr(sha256({lit(sha + '|cell|')} || loc), 1, 16), {lit(source_id)}, item_id,
             'cell', {lit(table_name)}, entity, attribute, vt, vn, sc, un, vb, time_key,
             period_start, period_end, order_key, text, loc, {lit(file)}, {lit(t.sheet)},
-            {lit(t.page)}, __row, col, cell, {lit(conf)}
+            page_no, __row, col, cell, {lit(conf)}
         FROM (
             SELECT {_item_id_sql(sha, file, t)} AS item_id,
                 CAST(__entity AS VARCHAR) AS entity, {attribute} AS attribute,
@@ -155,7 +166,8 @@ def insert_cell_claims(
                 {timed} CAST(__period_start AS DATE) END AS period_start,
                 {timed} CAST(__period_end AS DATE) END AS period_end,
                 {timed} CAST(__order_key AS DOUBLE) END AS order_key,
-                {text} AS text, {loc} AS loc, __row, {header} AS col, {cell} AS cell
+                {text} AS text, {loc} AS loc, __row, {header} AS col, {cell} AS cell,
+                {"CAST(__page AS INTEGER)" if t.per_row_page else lit(t.page)} AS page_no
             FROM {stg} WHERE {where}
         )""")
     if not selects:
@@ -170,12 +182,12 @@ def insert_cell_claims(
     return int(n[0][0]) if n else 0
 
 
-def cell_loc_sql(file: str, t: TypedTable, row: str, header: str, cell: str) -> str:
+def cell_loc_sql(
+    file: str, t: TypedTable, row: str, header: str, cell: str, *, row_page: bool = False
+) -> str:
     """Locator JSON of a cell claim, from SQL expressions for its row, header and address."""
-    return (
-        f"json_object({', '.join(_loc_prefix(file, t))}, 'row', {row}, 'column', {header}, "
-        f"'cell', {cell})"
-    )
+    prefix = ", ".join(_loc_prefix(file, t, row_page=row_page))
+    return f"json_object({prefix}, 'row', {row}, 'column', {header}, 'cell', {cell})"
 
 
 def insert_aggregates(

@@ -117,6 +117,7 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
     header += ["period", "value"]
     rows: list[tuple] = []
     row_locs: list[int] = []
+    pages: list[int] = []
     col_locs: list[int] = []
     headers: list[str] = []
     for i, r in enumerate(table.rows):
@@ -133,6 +134,8 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
             row += [spec.periods[k], v]
             rows.append(tuple(row))
             row_locs.append(table.row_locs[i])
+            if table.row_pages:
+                pages.append(table.row_pages[i])
             col_locs.append(table.col_locs[j])
             headers.append(table.header[j])
         for j in spec.extra_positions:
@@ -141,6 +144,8 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
                 continue
             rows.append((*labels, table.header[j], None, v))
             row_locs.append(table.row_locs[i])
+            if table.row_pages:
+                pages.append(table.row_pages[i])
             col_locs.append(table.col_locs[j])
             headers.append(table.header[j])
     long_col_locs = [table.col_locs[j] for j in spec.label_positions]
@@ -160,5 +165,6 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
         table_index=table.table_index,
         title=table.title,
         notes=(*table.notes, f"melted {len(spec.period_positions)} period columns into rows"),
+        row_pages=tuple(pages),
     )
     return LongTable(long, tuple(col_locs), tuple(headers), has_measure)

@@ -51,7 +51,6 @@ _PAGE_NO_RE = re.compile(
     re.IGNORECASE,
 )
 _CONTINUED_RE = re.compile(r"\(?\bcontinued\b\)?|\bcont'?d\b", re.IGNORECASE)
-_ROWMAP_RE = re.compile(r"^page (\d+): rows (\d+)-(\d+) are rows (\d+)-(\d+) of the page table$")
 
 
 @dataclass
@@ -383,6 +382,7 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
     header = [str(c) if c is not None else "" for c in header_row]
     rows: list[list[Cell]] = []
     locs: list[int] = []
+    pages: list[int] = []
     notes: list[str] = []
     offset = 0
     for k, part in enumerate(chain):
@@ -395,7 +395,8 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
             if _is_header_repeat(row, tuple(header)):
                 continue  # a header printed again on the next page (or repeated in a long table)
             rows.append(list(row) + [None] * (width - len(row)))
-            locs.append(offset + r_idx + 1)
+            locs.append(r_idx + 1)  # the row as the reader counts it on that page
+            pages.append(part.page)
             kept += 1
         if k > 0:
             notes.append(
@@ -422,20 +423,15 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
         table_index=first.index,
         title=first.title,
         notes=tuple(notes),
+        row_pages=tuple(pages) if len(chain) > 1 else (),
     )
 
 
-def locate_row(table: RawTable, row_loc: int) -> tuple[int | None, int]:
-    """(page, row within that page's table) for a row of a table joined across pages.
-
-    RawTable has one page, so rows of a continued table are numbered on from the first page
-    (unique row numbers keep claim ids apart); this maps them back to what the reader sees.
-    """
-    for note in table.notes:
-        m = _ROWMAP_RE.match(note)
-        if m and int(m.group(2)) <= row_loc <= int(m.group(3)):
-            return int(m.group(1)), row_loc - int(m.group(2)) + int(m.group(4))
-    return table.page, row_loc
+def locate_row(table: RawTable, i: int) -> tuple[int | None, int]:
+    """(page, row within that page's table) of `table.rows[i]`, also for a table joined
+    across pages (whose rows carry their own page in `row_pages`)."""
+    page = table.row_pages[i] if table.row_pages else table.page
+    return page, table.row_locs[i]
 
 
 # --- passages -------------------------------------------------------------------------------

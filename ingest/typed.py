@@ -52,6 +52,7 @@ class TypedTable:
     title: str | None = None
     melted: bool = False
     notes: tuple[str, ...] = field(default=())
+    per_row_page: bool = False  # rows of a PDF table continued across pages: see `__page`
 
     @property
     def n_rows(self) -> int:
@@ -252,6 +253,7 @@ def _type(
     analyst = tuple(c.name for c in schema.columns)
     frame = pd.DataFrame(data, index=pd.RangeIndex(n))
     frame["__row"] = list(table.row_locs)
+    frame["__page"] = list(table.row_pages) if table.row_pages else table.page
     frame["__time_key"] = [k.key if k else None for k in time_keys]
     frame["__period_start"] = [k.start if k else None for k in time_keys]
     frame["__period_end"] = [k.end if k else None for k in time_keys]
@@ -328,6 +330,7 @@ def _type(
         title=table.title,
         melted=long is not None,
         notes=tuple(notes),
+        per_row_page=bool(table.row_pages),
     )
 
 

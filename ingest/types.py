@@ -41,10 +41,15 @@ class RawTable:
     table_index: int = 0
     title: str | None = None
     notes: tuple[str, ...] = field(default=())
+    # A PDF table continued across pages: the page of each row, whose `row_locs` then count
+    # within that page. Empty when every row is on `page` (or the source has no pages).
+    row_pages: tuple[int, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if len(self.rows) != len(self.row_locs):
             raise ValueError("rows and row_locs differ in length")
+        if self.row_pages and len(self.row_pages) != len(self.rows):
+            raise ValueError("rows and row_pages differ in length")
         if len(self.header) != len(self.col_locs):
             raise ValueError("header and col_locs differ in length")
         width = len(self.header)

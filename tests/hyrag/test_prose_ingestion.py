@@ -62,10 +62,11 @@ def test_bracket_negatives_and_page_of_continued_rows(report_kb) -> None:
                       "WHERE kind = 'cell' AND attribute = 'Free cash flow' AND time_key = '2024'")
     ((text, num, base, row, page),) = r.rows
     assert (text, num, base) == ("148.0", 148.0, 148_000_000.0)
-    # rows of a table continued on the next page are numbered on from its first page; the
-    # reader maps them back to the page a reader sees (README, ingest.pdf.locate_row)
+    # a row of a table continued on the next page cites that page and its row there
+    assert (page, row) == (2, 7)
     summary = read_pdf_tables(REPORT)[0]
-    assert page == 1 and locate_row(summary, row) == (2, 7)
+    i = next(k for k, r in enumerate(summary.rows) if r[0] == "Free cash flow")
+    assert locate_row(summary, i) == (2, 7)
     r = report_kb.sql("SELECT value_num FROM claims WHERE kind = 'cell' "
                       "AND attribute = 'Cost of revenue' AND time_key = '2020'")
     assert r.rows == [(-432.1,)]

@@ -80,12 +80,12 @@ def test_table_continued_across_pages_is_joined() -> None:
     assert routes.rows[0] == ("Bergen-Stavanger", "84,210", "88,950", "93,400")
     assert routes.rows[-1] == ("Total", "843,720", "869,100", "910,850")
     assert routes.col_locs == (1, 2, 3, 4)
-    # page 1 rows keep their row within the page table; page 2 rows number on, uniquely
+    # every row keeps its page and its row within that page's table
     assert routes.row_locs[:2] == (2, 3)
-    assert len(set(routes.row_locs)) == len(routes.row_locs)
+    assert len(set(zip(routes.row_pages, routes.row_locs, strict=True))) == len(routes.rows)
     assert routes.cell_address(0, 1) == "B2"
-    assert locate_row(routes, routes.row_locs[-1]) == (2, 6)
-    assert locate_row(routes, 2) == (1, 2)
+    assert locate_row(routes, len(routes.rows) - 1) == (2, 6)
+    assert locate_row(routes, 0) == (1, 2)
     assert "continued across pages 1-2" in routes.notes
 
 
@@ -98,7 +98,7 @@ def test_table_continued_at_top_of_next_page_without_header() -> None:
     assert emp.title == "Employees by country (FTE)"
     assert emp.rows[-1] == ("Total", "1,520", "1,607")
     assert ("Austria", "1", "1") in emp.rows
-    assert locate_row(emp, emp.row_locs[-1]) == (3, 3)
+    assert locate_row(emp, len(emp.rows) - 1) == (3, 3)
 
 
 def test_single_page_table_with_caption() -> None:
@@ -124,9 +124,9 @@ def test_annual_report_table_spans_two_pages_with_repeated_header() -> None:
     assert summary.rows[0] == ("Revenue", "1,021.4", "1,108.7", "1,184.9", "1,292.6", "1,410.2")
     assert summary.rows[1][1] == "(432.1)"  # a bracket negative stays as displayed
     labels = [r[0] for r in summary.rows]
-    fcf = summary.row_locs[labels.index("Free cash flow")]
-    assert locate_row(summary, fcf) == (2, 7)  # page 2, under the repeated header
-    assert locate_row(summary, summary.row_locs[labels.index("Revenue")]) == (1, 2)
+    # page 2, under the repeated header
+    assert locate_row(summary, labels.index("Free cash flow")) == (2, 7)
+    assert locate_row(summary, labels.index("Revenue")) == (1, 2)
     # the "(continued)" caption on page 2 is neither a table title nor prose
     assert not any("continued" in p.text for p in passages)
 
