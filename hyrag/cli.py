@@ -15,9 +15,7 @@ from hyrag.settings import default_kb_path
 
 def _progress(i: int, n: int, name: str) -> None:
     if not sys.stderr.isatty():
-        if name:
-            print(f"[{i + 1}/{n}] {name}", file=sys.stderr)
-        return
+        return  # a bar only for a person watching; logs and pipes get the report lines
     width = 30
     done = int(width * i / max(n, 1))
     bar = "#" * done + "-" * (width - done)
@@ -45,6 +43,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             tenant=args.tenant,
             classification=args.classification,
         )
+        vec = kb.index() if not args.no_vectors else None
     if args.json:
         _print_json(
             {"reports": [r.to_dict() for r in reports], "errors": [str(e) for e in errors]}
@@ -54,9 +53,16 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             tables = f" tables: {', '.join(r.tables)}" if r.tables else ""
             print(f"{r.status:<12} {r.source}  claims: {r.claims}  links: {r.links}{tables}")
             for note in r.notes:
-                print(f"             note: {note}")
+                if note not in ("encoding utf-8", "delimiter comma"):
+                    print(f"             note: {note}")
         for e in errors:
             print(f"error: {e}", file=sys.stderr)
+        if vec is not None and (vec.indexed or vec.failed):
+            print(f"vectors: {vec.vectors} written for {len(vec.indexed)} source(s) "
+                  f"({kb.horizon.embedder.info.label()})")
+            for sid, why in vec.failed.items():
+                print(f"vectors pending for {sid} (retried at the next ingest or search): {why}",
+                      file=sys.stderr)
     return 1 if errors else 0
 
 
@@ -116,6 +122,88 @@ def cmd_sql(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_search(args: argparse.Namespace) -> int:
+    from hyrag.kb import KnowledgeBase
+
+    with KnowledgeBase(args.kb) as kb:
+        result = kb.search(args.question, k=args.k)
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    iv = f"  period filter: {result.interval[0]:.0f}..{result.interval[1]:.0f}" if result.interval else ""
+    print(f"best strategy: {result.best_strategy}{iv}  ({result.embedding}, "
+          f"{result.seconds * 1000:.0f} ms)")
+    for c in result.claims:
+        why = ", ".join(f"{n} #{r} ({c.scores.get(n, 0):.2f})" for n, r in c.ranks.items())
+        if c.expanded_from:
+            why = (why + "; " if why else "") + f"expanded from {c.expanded_from}"
+        print(f"{c.rank:>3}. [{c.fused_score:.4f}] {c.text}")
+        print(f"      {c.file or c.table or ''} {c.locator or c.claim_id}  <- {why}")
+    if not result.claims:
+        print("(no claims above the horizon threshold)")
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from hyrag.kb import KnowledgeBase
+    from hyrag.settings import Settings
+
+    settings = Settings(answer_use_search=not args.no_search)
+    with KnowledgeBase(args.kb, settings=settings) as kb:
+        answer = kb.ask(args.question, trust=args.trust)
+    if args.json:
+        _print_json(answer.to_dict())
+        return 0
+    print(answer.brief if args.brief else answer.text)
+    if not args.brief:
+        for e in answer.evidence:
+            print(f"  [{e['n']}] {e['source']} {e['locator']}")
+        print(f"decision: {answer.decision}  route: {answer.route}  "
+              f"({answer.latency_ms:.0f} ms, audit {answer.audit_id or '-'})")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from hyrag.answer.audit import replay
+    from hyrag.kb import KnowledgeBase
+
+    with KnowledgeBase(args.kb, read_only=True) as kb:
+        events = replay(kb.store, args.id)
+    if not events:
+        raise HyragError(f"no audit events for request {args.id!r}")
+    if args.json:
+        _print_json(events)
+        return 0
+    for ev in events:
+        p = ev["payload"] or {}
+        line = f"{ev['created_at']}  {ev['kind']:<13}"
+        if ev["kind"] == "parse":
+            line += f" {p.get('question')!r}  trust={p.get('trust')}"
+        elif ev["kind"] == "route":
+            line += f" {p.get('route')}"
+        elif ev["kind"] == "horizon":
+            line += f" {p.get('count')} candidates ({p.get('strategy')})"
+        elif ev["kind"] == "requirements":
+            line += " " + "; ".join(
+                f"{r['rid']} {r.get('entity') or '-'} / {r['attribute']} / {r.get('period') or '-'}"
+                for r in p.get("requirements", []))
+        elif ev["kind"] == "commit":
+            line += f" {p.get('requirement')} claim {p.get('claim_id')} from {p.get('source')}"
+        elif ev["kind"] == "gap":
+            line += (f" {p.get('entity')} / {p.get('attribute')} declared absent: "
+                     f"{p.get('reason')}")
+        elif ev["kind"] == "warrant":
+            line += " " + "; ".join(f"{v['rid']} {v['support']}" for v in p.get("verdicts", []))
+        elif ev["kind"] == "verification":
+            line += f" {p.get('verdict')} (score {p.get('score')})"
+        elif ev["kind"] == "ecr":
+            line += f" triggered={p.get('triggered')} stop={p.get('stop_reason')}"
+        elif ev["kind"] == "answer":
+            line += f" {p.get('decision')}: {p.get('text')}"
+        print(line)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     return int(args.bench_run(args))
 
@@ -135,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("paths", nargs="+")
     sp.add_argument("--keep-going", action="store_true",
                     help="report a failing file and continue with the others")
+    sp.add_argument("--no-vectors", action="store_true",
+                    help="skip embedding now (done at the first search instead)")
     sp.add_argument("--tenant", default="default")
     sp.add_argument("--classification", default="internal",
                     choices=["public", "internal", "confidential", "restricted"])
@@ -151,6 +241,29 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-rows", type=int, default=None, help="row cap (default 1000)")
     common(sp)
     sp.set_defaults(func=cmd_sql)
+
+    sp = sub.add_parser("search", help="ranked claims for a question, with why each was found")
+    sp.add_argument("question")
+    sp.add_argument("--k", type=int, default=10, help="how many claims (default 10)")
+    common(sp)
+    sp.set_defaults(func=cmd_search)
+
+    sp = sub.add_parser("ask", help="answer a question with citations, gaps and conflicts")
+    sp.add_argument("question")
+    sp.add_argument("--trust", default="balanced",
+                    choices=["strict", "balanced", "exploratory"])
+    sp.add_argument("--brief", action="store_true", help="print the structured brief")
+    sp.add_argument("--no-search", action="store_true",
+                    help="structural Horizon only (no retrieval ensemble)")
+    common(sp)
+    sp.set_defaults(func=cmd_ask)
+
+    sp = sub.add_parser("audit", help="replay what a request retrieved, committed and answered")
+    asub = sp.add_subparsers(dest="audit_cmd", required=True)
+    ap = asub.add_parser("show", help="show the audit events of one request id")
+    ap.add_argument("id")
+    common(ap)
+    ap.set_defaults(func=cmd_audit)
 
     sp = sub.add_parser("bench", help="benchmarks (not tests): ingest, ecr")
     bsub = sp.add_subparsers(dest="bench", required=True)
@@ -182,7 +295,29 @@ def _bench_ecr():  # noqa: ANN202
     return ecr
 
 
-BENCHES: dict[str, Callable[[], object]] = {"ingest": _bench_ingest, "ecr": _bench_ecr}
+def _bench_retrieval():  # noqa: ANN202
+    from hyrag.bench import retrieval
+
+    return retrieval
+
+
+def _bench_latency():  # noqa: ANN202
+    from hyrag.bench import latency
+
+    return latency
+
+
+def _bench_answers():  # noqa: ANN202
+    from hyrag.bench import answers
+
+    return answers
+
+
+BENCHES: dict[str, Callable[[], object]] = {
+    "ingest": _bench_ingest, "ecr": _bench_ecr,
+    "retrieval": _bench_retrieval, "latency": _bench_latency,
+    "answers": _bench_answers,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -30,6 +30,13 @@ class KnowledgeBase:
         self.settings = settings or Settings()
         self.store = Store(self.path, read_only=read_only)
         self._ingestor = Ingestor(self.store, self.settings)
+        self._horizon = None
+        # Vectors are written after the DuckDB transaction, lazily by default: at the first
+        # search after an ingest, or by `kb.index()` (the CLI's `ingest` calls it once at the
+        # end). Embedding a table's rows takes far longer than ingesting them, and most
+        # ingests (tests, bulk loads, the ingest benchmark) never search. Set True to index
+        # after every ingest.
+        self.index_on_ingest = False
 
     # -- context management ----------------------------------------------------------------
     def close(self) -> None:
@@ -60,13 +67,15 @@ class KnowledgeBase:
         if isinstance(source, pd.DataFrame):
             if not name:
                 raise IngestFailed("a DataFrame needs name= (it becomes the table name)")
-            return self._ingestor.ingest_frame(
+            report = self._ingestor.ingest_frame(
                 source, name, tenant=tenant, classification=classification
             )
-        return self._ingestor.ingest_path(
-            source, tenant=tenant, classification=classification,
-            effective_date=effective_date, authority=authority,
-        )
+        else:
+            report = self._ingestor.ingest_path(
+                source, tenant=tenant, classification=classification,
+                effective_date=effective_date, authority=authority,
+            )
+        return self._index_vectors(report)
 
     def ingest_many(
         self,
@@ -98,9 +107,75 @@ class KnowledgeBase:
         classification: str = "internal",
     ) -> IngestReport:
         items = [texts] if isinstance(texts, str) else list(texts)
-        return self._ingestor.ingest_texts(
+        return self._index_vectors(self._ingestor.ingest_texts(
             items, source, tenant=tenant, classification=classification
-        )
+        ))
+
+    # -- retrieval (Horizon) -----------------------------------------------------------------
+    @property
+    def horizon(self):  # noqa: ANN201 - hyrag.retrieve.Horizon, imported lazily
+        """Embeddings, vector indices and the ensemble retriever of this knowledge base."""
+        if self._horizon is None:
+            from hyrag.retrieve import Horizon
+
+            self._horizon = Horizon(self.store, self.path, self.settings)
+        return self._horizon
+
+    def _index_vectors(self, report: IngestReport) -> IngestReport:
+        """After the DuckDB transaction committed: write the new source's vectors. A failure
+        leaves the source un-indexed (retried by the next ingest or search), never lost."""
+        if report.status == "unchanged" or not self.index_on_ingest:
+            return report
+        from dataclasses import replace
+
+        rep = self.horizon.sync()
+        if rep.failed:
+            notes = tuple(f"vectors pending (will retry): {why}" for why in rep.failed.values())
+            return replace(report, notes=report.notes + notes)
+        return report
+
+    def index(self):  # noqa: ANN201 - hyrag.index.builder.SyncReport
+        """Write the vectors of every source not yet indexed and drop those of superseded
+        versions. Idempotent; a failed source stays pending and is retried next time."""
+        return self.horizon.sync()
+
+    def search(self, question: str, k: int = 10, *, allowed_sources: set[str] | None = None,
+               strategies: list[str] | None = None, expand: bool | None = None):  # noqa: ANN201
+        """Ranked claims for a question, each with its per-strategy ranks and similarities and
+        the fused RRF score; `.best_strategy` names the strategy that scored best. Sources
+        outside `allowed_sources` are excluded inside candidate generation."""
+        from hyrag.embed import EmbeddingError
+
+        if k < 1:
+            raise HyragError(f"k must be >= 1, got {k}")
+        try:
+            return self.horizon.search(question, k, allowed_sources=allowed_sources,
+                                       strategies=strategies, expand=expand)
+        except EmbeddingError:
+            raise
+        except (OSError, ValueError, RuntimeError) as e:
+            raise HyragError(f"search failed: {e}") from e
+
+    # -- answering (issue 6) ----------------------------------------------------------------
+    def ask(self, question: str, trust: str = "balanced", as_of: object = None):  # noqa: ANN201
+        """Answer a question from this knowledge base: an `hyrag.answer.Answer` with its
+        decision, requirements and their support, cited evidence, Knowledge Gaps, conflicts,
+        derivations, verification, ECR trace and audit id."""
+        from hyrag.answer import AnswerEngine
+
+        if not isinstance(question, str) or not question.strip():
+            raise HyragError("ask needs a non-empty question")
+        return AnswerEngine(self).ask(question, trust=trust, as_of=as_of)
+
+    def ask_stream(self, question: str, trust: str = "balanced", as_of: object = None):  # noqa: ANN201
+        """Yield the answer's stage events (route, horizon count, each commitment and gap, each
+        sentence of the brief once verification ran, then the final `answer` event carrying
+        the `Answer`). Deterministic offline: the stages run, then the events are replayed in
+        the order they happened."""
+        events: list[dict] = []
+        answer = AnswerEngineProxy.run(self, question, trust, as_of, events.append)
+        yield from events
+        yield {"type": "final", "answer": answer}
 
     # -- inspection ------------------------------------------------------------------------
     def schema(self, table: str | None = None) -> pd.DataFrame:
@@ -178,6 +253,16 @@ class KnowledgeBase:
             row_cap=row_cap or self.settings.sql_row_cap,
             timeout_s=timeout_s or self.settings.sql_timeout_s,
         )
+
+
+class AnswerEngineProxy:
+    @staticmethod
+    def run(kb: KnowledgeBase, question: str, trust: str, as_of: object, sink):  # noqa: ANN001, ANN205
+        from hyrag.answer import AnswerEngine
+
+        if not isinstance(question, str) or not question.strip():
+            raise HyragError("ask needs a non-empty question")
+        return AnswerEngine(kb).ask(question, trust=trust, as_of=as_of, on_event=sink)
 
 
 def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

@@ -43,6 +43,10 @@ class Settings:
     fiscal_year_start_month: int = 1  # fiscal years are calendar years unless told otherwise
     # --- Answering (seed 003, section 4.3) ---
     crag_retries: int = 2  # CRAG correction attempts at most
+    # Use the retrieval ensemble (kb.search) as the Horizon beside the structural fetch of the
+    # parsed question (seed 000 section IV.B: the Horizon is high recall; the Warrant decides).
+    # False: structural only (no embedding model needed; tests and read-only folders).
+    answer_use_search: bool = True
     # --- SQL route ---
     sql_row_cap: int = 1000
     sql_timeout_s: float = 10.0

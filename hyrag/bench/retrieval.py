@@ -32,8 +32,9 @@ STRATEGIES = ("row_vectors", "claim_vectors", "lexical", "graph")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", default=str(DEFAULT_GOLD), help="gold set (JSON lines)")
-    p.add_argument("--kb", default=None,
-                   help="an existing knowledge base of sample_data (default: build one)")
+    p.add_argument(
+        "--kb", default=None, help="an existing knowledge base of sample_data (default: build one)"
+    )
     p.add_argument("--out", default=None, help="write per-question rankings as JSON")
     p.add_argument("--limit", type=int, default=None, help="first N questions only")
     p.add_argument("--backend", default="auto", choices=["auto", "lance", "numpy"])
@@ -60,7 +61,8 @@ def resolve_gold(con, gold: list[dict]) -> list[str]:  # noqa: ANN001
     for g in gold:
         rows = con.execute(
             "SELECT c.claim_id, c.locator FROM claims c JOIN sources s USING (source_id) "
-            "WHERE c.file = ? AND NOT c.superseded AND s.status = 'current'", [g["file"]]
+            "WHERE c.file = ? AND NOT c.superseded AND s.status = 'current'",
+            [g["file"]],
         ).fetchall()
         want = g["locator"]
         hit = [cid for cid, loc in rows if json.loads(loc) == want]
@@ -102,9 +104,11 @@ def evaluate(kb, questions: list[dict]) -> tuple[dict, list[dict]]:  # noqa: ANN
         items.append(row)
     n = max(1, len(questions))
     table = {c: [v / n for v in s] for c, s in sums.items()}
-    return {"table": table, "categories": {k: {c: sum(v) / len(v) for c, v in d.items()}
-                                           for k, d in cats.items()},
-            "best_strategy_counts": dict(best)}, items
+    return {
+        "table": table,
+        "categories": {k: {c: sum(v) / len(v) for c, v in d.items()} for k, d in cats.items()},
+        "best_strategy_counts": dict(best),
+    }, items
 
 
 def run(args: argparse.Namespace) -> int:
@@ -133,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-    print(f"hyrag bench retrieval: {len(questions)} questions, embeddings {emb}, "
-          f"kb build {build_s:.0f} s, evaluation {eval_s:.0f} s")
+    print(
+        f"hyrag bench retrieval: {len(questions)} questions, embeddings {emb}, "
+        f"kb build {build_s:.0f} s, evaluation {eval_s:.0f} s"
+    )
     print(f"\n{'strategy':<16} {'recall@5':>9} {'recall@10':>10} {'MRR':>7}")
     for name, (r5, r10, mrr) in summary["table"].items():
         print(f"{name:<16} {r5:>9.3f} {r10:>10.3f} {mrr:>7.3f}")
@@ -147,15 +153,20 @@ def run(args: argparse.Namespace) -> int:
         counts[q["category"]] += 1
     for cat, d in cats.items():
         print(f"{cat:<12} {counts[cat]:>4} " + " ".join(f"{d[n]:>13.3f}" for n in names))
-    print("\nbest strategy per query (strategy scoring):", dict(sorted(
-        summary["best_strategy_counts"].items(), key=lambda kv: -kv[1])))
+    print(
+        "\nbest strategy per query (strategy scoring):",
+        dict(sorted(summary["best_strategy_counts"].items(), key=lambda kv: -kv[1])),
+    )
     fused = summary["table"]["fused (RRF)"][1]
     single = max(v[1] for k, v in summary["table"].items() if k != "fused (RRF)")
     verdict = "beats" if fused > single else "does NOT beat"
     print(f"\nfused recall@10 {fused:.3f} {verdict} the best single strategy ({single:.3f})")
     if args.out:
         Path(args.out).write_text(json.dumps({"summary": summary, "items": items}, indent=1))
-    argv = ["hyrag", "bench", "retrieval"] + (["--kb", str(args.kb)] if args.kb else []) + (
-        ["--limit", str(args.limit)] if args.limit else [])
+    argv = (
+        ["hyrag", "bench", "retrieval"]
+        + (["--kb", str(args.kb)] if args.kb else [])
+        + (["--limit", str(args.limit)] if args.limit else [])
+    )
     print("reproduce:", " ".join(shlex.quote(a) for a in argv))
     return 0

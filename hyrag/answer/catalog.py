@@ -1,0 +1,259 @@
+"""The vocabulary a question is parsed against, read from one knowledge base.
+
+Tables with their roles (id, time, categorical, numeric columns), every categorical value, every
+claim entity and attribute, the time keys each table holds — and a typo corrector over the words
+of all of them (a symmetric-delete index: a word of the question that is not in the vocabulary is
+mapped to the vocabulary word within Damerau distance 1, or 2 for words of eight letters or more).
+Built once per knowledge-base generation (sources and their versions), so a new ingest is seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ingest.timekeys import TimeKey, parse_time_key
+
+_WORD = re.compile(r"[a-z0-9]+")
+# Grammar and question words: never typo-corrected, never part of an attribute phrase.
+STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "at", "for", "to", "from", "by", "with", "and", "or", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "much", "many", "much", "there", "their", "its", "it", "this", "that", "these", "those", "than", "then", "vs", "versus", "per", "each", "all", "any", "some", "me", "show", "tell", "give", "list", "please", "i", "we", "our", "us", "you", "your", "have", "has", "had", "will", "would", "can", "could", "should", "about", "into", "over", "under", "between", "during", "since", "until", "through", "up", "down", "across", "value", "figure", "number", "amount", "s"]) - {"amount"}
+_AGG_WORDS = frozenset(["total", "sum", "average", "mean", "avg", "median", "count", "max", "maximum", "min", "minimum", "highest", "lowest", "largest", "smallest", "most", "least", "top", "bottom", "share", "percentage", "growth", "grow", "grew", "increase", "change", "changed", "cagr", "difference", "ratio", "compare", "comparison", "trend", "trended", "rank", "ranking", "standard", "deviation", "stdev", "best", "worst", "biggest"])
+
+
+def singular(w: str) -> str:
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens ("student-to-faculty" -> student, to, faculty; "E1005" -> e1005)."""
+    return _WORD.findall(text.lower().replace("_", " "))
+
+
+def norm_tokens(text: str) -> tuple[str, ...]:
+    return tuple(w if w in STOPWORDS else singular(w) for w in words(text))
+
+
+def content(key: str) -> frozenset[str]:
+    """The words of a normalised phrase that carry meaning (stopwords dropped)."""
+    return frozenset(w for w in key.split() if w not in STOPWORDS)
+
+
+def norm(text: str) -> str:
+    return " ".join(norm_tokens(text))
+
+
+def osa(a: str, b: str) -> int:
+    """Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions)."""
+    if a == b:
+        return 0
+    la, lb = len(a), len(b)
+    d = [[0] * (lb + 1) for _ in range(la + 1)]
+    for i in range(la + 1):
+        d[i][0] = i
+    for j in range(lb + 1):
+        d[0][j] = j
+    for i in range(1, la + 1):
+        for j in range(1, lb + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[la][lb]
+
+
+def max_typos(word: str) -> int:
+    return 0 if len(word) < 4 else (1 if len(word) < 8 else 2)
+
+
+def _deletes(w: str, n: int) -> set[str]:
+    out = {w}
+    frontier = {w}
+    for _ in range(n):
+        nxt = set()
+        for x in frontier:
+            for i in range(len(x)):
+                nxt.add(x[:i] + x[i + 1:])
+        out |= nxt
+        frontier = nxt
+    return out
+
+
+@dataclass
+class TableInfo:
+    name: str
+    n_rows: int
+    id_col: str | None = None
+    time_col: str | None = None
+    time_dtype: str = ""
+    numeric: list[str] = field(default_factory=list)
+    categorical: list[str] = field(default_factory=list)
+    units: dict[str, str] = field(default_factory=dict)
+    time_keys: dict[str, TimeKey] = field(default_factory=dict)  # VARCHAR period values
+    years: tuple[int, int] | None = None  # first and last year the time column covers
+    nouns: frozenset[str] = frozenset()  # "order" for sales (order_id), "sale" for sales
+
+    @property
+    def multi_period(self) -> bool:
+        return self.years is not None and self.years[0] != self.years[1]
+
+
+@dataclass
+class Catalog:
+    tables: dict[str, TableInfo]
+    values: dict[str, list[tuple[str, str, str]]]  # norm(value) -> [(value, table, column)]
+    entities: dict[str, list[str]]  # norm(entity) -> [entity spellings in claims]
+    attributes: dict[str, set[str]]  # norm(attribute) -> {attribute spellings}
+    attr_tables: dict[str, set[str]]  # norm(attribute) -> tables ("" for prose) holding it
+    ids: dict[str, str]  # lower-case id value -> id as stored (E1005, SKU-100-W)
+    entity_attrs: dict[str, set[str]]  # norm(entity) -> norm(attributes) its claims carry
+    latest: TimeKey | None
+    vocab: Counter = field(default_factory=Counter)
+    _deletes: dict[str, set[str]] = field(default_factory=dict)
+
+    def build_index(self) -> None:
+        idx: dict[str, set[str]] = defaultdict(set)
+        for w in self.vocab:
+            if w.isdigit() or len(w) < 4:
+                continue
+            for d in _deletes(w, max_typos(w)):
+                idx[d].add(w)
+        self._deletes = dict(idx)
+
+    def correct(self, word: str) -> str:
+        """The vocabulary word this (possibly misspelt) word stands for, or the word itself."""
+        if word in self.vocab or singular(word) in self.vocab or word in STOPWORDS \
+                or word in _AGG_WORDS or any(c.isdigit() for c in word) or len(word) < 4:
+            return word
+        n = max_typos(word)
+        cands: set[str] = set()
+        for d in _deletes(word, n):
+            cands |= self._deletes.get(d, set())
+        best = None
+        for c in cands:
+            dist = osa(word, c)
+            if dist <= max_typos(c) and dist <= n:
+                key = (dist, -self.vocab[c], c)
+                if best is None or key < best[0]:
+                    best = (key, c)
+        return best[1] if best else word
+
+
+_CACHE: dict[tuple, Catalog] = {}
+
+
+def generation(con) -> tuple:  # noqa: ANN001
+    return tuple(con.execute(
+        "SELECT count(*), max(ingested_at), count(*) FILTER (WHERE status = 'current') "
+        "FROM sources").fetchone())
+
+
+def load_catalog(store) -> Catalog:  # noqa: ANN001
+    con = store.con.cursor()
+    key = (str(store.folder), generation(con))
+    cat = _CACHE.get(key)
+    if cat is None:
+        cat = _build(con)
+        _CACHE.clear()
+        _CACHE[key] = cat
+    return cat
+
+
+def _build(con) -> Catalog:  # noqa: ANN001
+    tables: dict[str, TableInfo] = {}
+    for name, n_rows in con.execute(
+            "SELECT table_name, n_rows FROM kb_tables ORDER BY table_name").fetchall():
+        tables[name] = TableInfo(name, int(n_rows or 0))
+    for t, col, role, dtype, unit in con.execute(
+            "SELECT s.table_name, s.column_name, s.role, s.dtype, coalesce(s.unit, '') "
+            "FROM schemas s JOIN kb_tables k USING (table_name, source_id) "
+            "ORDER BY s.table_name, s.position").fetchall():
+        ti = tables.get(t)
+        if ti is None:
+            continue
+        if role == "id" and ti.id_col is None:
+            ti.id_col = col
+        elif role == "time" and ti.time_col is None:
+            ti.time_col, ti.time_dtype = col, dtype or ""
+        elif role == "numeric":
+            ti.numeric.append(col)
+            ti.units[col] = unit
+        elif role == "categorical":
+            ti.categorical.append(col)
+    values: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    vocab: Counter = Counter()
+    for ti in tables.values():
+        nouns = {singular(w) for w in words(ti.name) if not w.isdigit()}
+        if ti.id_col:
+            nouns |= {singular(w) for w in words(ti.id_col) if w not in ("id", "no", "number")}
+        ti.nouns = frozenset(nouns)
+        for col in ti.categorical:
+            for (v,) in con.execute(
+                    f'SELECT DISTINCT CAST("{col}" AS VARCHAR) FROM "{ti.name}" '
+                    f'WHERE "{col}" IS NOT NULL LIMIT 500').fetchall():
+                values[norm(v)].append((v, ti.name, col))
+                vocab.update(norm_tokens(v))
+        if ti.time_col:
+            if ti.time_dtype.upper().startswith(("DATE", "TIMESTAMP")):
+                lo, hi = con.execute(f'SELECT min(year("{ti.time_col}")), '
+                                     f'max(year("{ti.time_col}")) FROM "{ti.name}"').fetchone()
+                if lo is not None:
+                    ti.years = (int(lo), int(hi))
+            else:
+                for (v,) in con.execute(f'SELECT DISTINCT CAST("{ti.time_col}" AS VARCHAR) '
+                                        f'FROM "{ti.name}" LIMIT 2000').fetchall():
+                    k = parse_time_key(v)
+                    if k is not None and k.start is not None:
+                        ti.time_keys[v] = k
+                if ti.time_keys:
+                    ys = [k.start.year for k in ti.time_keys.values()]
+                    ti.years = (min(ys), max(ys))
+        for c in (*ti.numeric, *ti.categorical, ti.name):
+            vocab.update(norm_tokens(c))
+        vocab.update(ti.nouns)
+    entities: dict[str, list[str]] = defaultdict(list)
+    attributes: dict[str, set[str]] = defaultdict(set)
+    attr_tables: dict[str, set[str]] = defaultdict(set)
+    ids: dict[str, str] = {}
+    entity_attrs: dict[str, set[str]] = defaultdict(set)
+    id_cols = {(t.name, t.id_col) for t in tables.values() if t.id_col}
+    for ent, attr, table, kind in con.execute(
+            "SELECT DISTINCT entity, attribute, coalesce(table_name, ''), kind FROM claims "
+            "WHERE NOT superseded AND entity IS NOT NULL").fetchall():
+        attr_key = norm(_strip_agg(attr or "")) if kind == "aggregate" else norm(attr or "")
+        if attr_key:
+            attributes[attr_key].add(attr)
+            attr_tables[attr_key].add(table)
+        ne = norm(ent)
+        if attr_key:
+            entity_attrs[ne].add(attr_key)
+        if kind == "cell" and table in tables and (table, tables[table].id_col) in id_cols:
+            ids[ent.lower()] = ent
+            continue
+        if ent not in entities[ne]:
+            entities[ne].append(ent)
+    for ne in entities:
+        vocab.update(ne.split())
+    for a in attributes:
+        vocab.update(a.split())
+    vocab.update(_AGG_WORDS)
+    latest = None
+    row = con.execute("SELECT time_key FROM claims WHERE order_key IS NOT NULL AND NOT superseded "
+                      "AND kind <> 'text' ORDER BY order_key DESC LIMIT 1").fetchone()
+    if row:
+        latest = parse_time_key(row[0])
+    cat = Catalog(tables, dict(values), dict(entities), dict(attributes), dict(attr_tables), ids,
+                  dict(entity_attrs), latest, vocab)
+    cat.build_index()
+    return cat
+
+
+def _strip_agg(attr: str) -> str:
+    for p in ("total ", "average ", "mean ", "median ", "count of ", "share of "):
+        if attr.lower().startswith(p):
+            return attr[len(p):]
+    return attr

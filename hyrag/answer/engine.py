@@ -1,0 +1,268 @@
+"""The answer engine: question -> route -> Horizon -> Warrant -> (ECR) -> Commitment ->
+draft -> numeric grounding -> decision -> structured synthesis -> `Answer` + audit record.
+
+Offline and deterministic (DESIGN.md "Query path"). The Horizon fuses two views: the retrieval
+ensemble (`kb.search`, when enabled and available) and the structural fetch the Warrant gate
+makes from the parsed question (entity, attribute, period straight from the claims table); the
+SQL route computes aggregates with text-to-SQL through the guarded `kb.sql`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from hyrag.answer import requirements as reqs_mod
+from hyrag.answer.answer import Answer
+from hyrag.answer.audit import AuditTrail
+from hyrag.answer.catalog import load_catalog, norm
+from hyrag.answer.commitment import CommitmentStore
+from hyrag.answer.decision import decide
+from hyrag.answer.grounding import check
+from hyrag.answer.parser import ParsedQuestion, parse
+from hyrag.answer.router import Route, choose_route, parse_trust
+from hyrag.answer.synthesis import brief, draft, number_facts
+from hyrag.answer.text2sql import compile_query
+from hyrag.answer.tools import Operand, ToolError, cagr, difference, growth, ratio, years_between
+from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate
+
+Event = dict
+
+
+class AnswerEngine:
+    def __init__(self, kb) -> None:  # noqa: ANN001 - hyrag.kb.KnowledgeBase
+        self.kb = kb
+        self.settings = kb.settings
+
+    # -- public ------------------------------------------------------------------------------
+    def ask(self, question: str, trust: str = "balanced", as_of: object = None, *,
+            on_event: Callable[[Event], None] | None = None) -> Answer:
+        t0 = time.perf_counter()
+        mode = parse_trust(trust)
+        trail = AuditTrail()
+        emit = _emitter(trail, on_event)
+        store = self.kb.store
+        cat = load_catalog(store)
+        parsed = parse(question, cat,
+                       fiscal_year_start_month=self.settings.fiscal_year_start_month)
+        route = choose_route(parsed)
+        emit("parse", {"question": question, "trust": mode.value, "as_of": as_of,
+                       "parsed": _parsed_summary(parsed)})
+        emit("route", {"route": route.value})
+        # The retrieval ensemble runs up front when the question maps onto no structure
+        # (SEMANTIC, RELATIONAL); otherwise lazily, the first time the structural fetch finds
+        # nothing for a requirement — the Horizon then widens recall before a gap is declared.
+        eager = route in (Route.SEMANTIC, Route.RELATIONAL) and not parsed.clarify
+        horizon = self._horizon(question, route, emit) if eager else []
+        lazy = None if eager or parsed.clarify else (
+            lambda: self._horizon(question, route, emit))
+        requirements = [] if parsed.clarify else reqs_mod.build(parsed, route, cat)
+        emit("requirements", {"requirements": [r.to_dict() for r in requirements]})
+        commitments = CommitmentStore()
+        gate = WarrantGate(store.con, cat, commitments, top_k=self.settings.warrant_top_k,
+                           horizon=horizon, sql_runner=self._sql_runner(parsed, cat),
+                           exploratory=mode.value == "exploratory", horizon_fn=lazy,
+                           as_of=as_of)
+        verdicts: list[Verdict] = []
+        for r in requirements:
+            try:
+                v = gate.evaluate(r)
+            except KnowledgeGapRefused as e:  # KGRR: the pair is a gap already; no new search
+                v = Verdict(r, "absent", (), str(e))
+            verdicts.append(v)
+            for f in commitments.facts_for(r.rid):
+                emit("commit", {"requirement": r.rid, "claim_id": f.claim_id, "source": f.source,
+                                "locator": f.locator, "score": f.score,
+                                "warrant_query": f.warrant_query})
+            for g in commitments.gaps:
+                if g.requirement == r.rid:
+                    emit("gap", g.to_dict())
+        emit("warrant", {"verdicts": [v.to_dict() for v in verdicts],
+                         "searches": gate.log.searches, "rejected": gate.log.rejected[:50]})
+        evidence, numbers = number_facts(commitments)
+        derivations = self._derive(parsed, verdicts, commitments, numbers)
+        ecr_out = self._ecr(question, route, verdicts, commitments, emit)
+        clarify_reason = "; ".join(parsed.clarify)
+        several = [v for v in verdicts if v.support == "partial" and not v.requirement.period
+                   and "several periods" in v.limit]
+        if several and not clarify_reason:
+            clarify_reason = f"{several[0].requirement.label()} — {several[0].limit}"
+        dr = draft(verdicts, commitments, derivations, clarify_reason=clarify_reason,
+                   ranking=bool(parsed.group_by))
+        text = " ".join(dr.sentences)
+        periods = [r.period or "" for r in requirements] + [
+            p for v in verdicts for p in v.periods_available]
+        verification = check(text, commitments.facts, derivations, periods,
+                             extra=[float(parsed.ranking[1])] if parsed.ranking else [])
+        emit("verification", verification)
+        decision, reason = decide(verdicts, parsed.clarify or (
+            (clarify_reason,) if several else ()), verification, mode.value)
+        if mode.value == "strict" and decision == "answer" and any(
+                v.limit for v in verdicts):
+            decision, reason = "needs_verification", "strict: a requirement has a stated limit"
+        for s in dr.sentences:
+            emit("sentence", {"text": s}, audit=False)
+        md = brief(question, dr, verdicts, commitments, derivations, decision, reason,
+                   route.value, verification, ecr_out)
+        latency = round((time.perf_counter() - t0) * 1000, 2)
+        emit("answer", {"decision": decision, "reason": reason, "text": text,
+                        "evidence": list(dr.evidence), "latency_ms": latency})
+        written = trail.write(store)
+        return Answer(
+            text=text, brief=md, decision=decision, route=route.value, trust=mode.value,
+            requirements=tuple(v.to_dict() for v in verdicts), evidence=dr.evidence,
+            gaps=tuple({k: g.to_dict()[k] for k in ("entity", "attribute", "period", "reason")}
+                       for g in commitments.gaps),
+            conflicts=dr.conflicts, derivations=tuple(d.to_dict() for d in derivations),
+            verification=verification, ecr=ecr_out,
+            audit_id=trail.request_id if written else "", latency_ms=latency,
+            question=question, parsed=parsed,
+        )
+
+    # -- stages ------------------------------------------------------------------------------
+    def _horizon(self, question: str, route: Route, emit) -> list[dict]:  # noqa: ANN001
+        if not getattr(self.settings, "answer_use_search", True) or not hasattr(self.kb, "search"):
+            emit("horizon", {"strategy": "structural only", "count": 0})
+            return []
+        try:
+            res = self.kb.search(question, k=self.settings.horizon_max)
+        except Exception as e:  # noqa: BLE001 - retrieval is optional; the structural path stays
+            emit("horizon", {"strategy": "structural only", "count": 0, "error": str(e)})
+            return []
+        ids = [c.claim_id for c in res.claims if not str(c.claim_id).startswith("summary:")]
+        scores = {c.claim_id: max(c.scores.values(), default=0.0) for c in res.claims}
+        rows: list[dict] = []
+        if ids:
+            from hyrag.answer.warrant import _COLS
+
+            cur = self.kb.store.con.cursor().execute(
+                f"SELECT {_COLS} FROM claims WHERE NOT superseded AND claim_id IN "
+                f"({','.join('?' * len(ids))})", ids)
+            names = [d[0] for d in cur.description]
+            rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+            for r in rows:
+                r["score"] = scores.get(r["claim_id"], 0.0)
+        emit("horizon", {"strategy": res.best_strategy, "count": len(rows),
+                         "candidates": [{"claim_id": r["claim_id"], "entity": r["entity"],
+                                         "attribute": r["attribute"], "score": r["score"]}
+                                        for r in rows]})
+        return rows
+
+    def _sql_runner(self, parsed: ParsedQuestion, cat):  # noqa: ANN001, ANN202
+        def run(req):  # noqa: ANN001, ANN202
+            table = req.sql_table
+            ti = cat.tables[table]
+            measure = None
+            if parsed.measure and not parsed.count_table:
+                measure = next((c for c in ti.numeric if norm(c) == parsed.measure.name), None)
+                if measure is None:
+                    from hyrag.errors import HyragError
+
+                    raise HyragError(f"{table} has no numeric column '{parsed.measure.name}'")
+            agg = "count" if measure is None else (req.agg or "total")
+            filters = list(req.filters)
+            if req.entity:
+                for e in parsed.entities:
+                    if e.name == req.entity:
+                        for t, c in e.columns:
+                            if t == table and (c, e.name) not in filters:
+                                filters.append((c, e.name))
+            group = None
+            if parsed.group_by:
+                group = next((c for c in ti.categorical if norm(c) == parsed.group_by), None)
+            order, limit = (parsed.ranking or (None, None))
+            compiled = compile_query(cat, table, agg=agg, measure=measure, filters=filters,
+                                     period=req.interval, period_key=req.period, group_by=group,
+                                     order=order, limit=limit if group else None)
+            result = self.kb.sql(compiled.sql)
+            return compiled, result
+        return run
+
+    def _derive(self, parsed: ParsedQuestion, verdicts: list[Verdict], store, numbers):  # noqa: ANN001, ANN202
+        ops: list[Operand] = []
+        for v in verdicts:
+            facts = [f for f in store.facts_for(v.requirement.rid) if f.claim_id in v.evidence]
+            if v.support != "direct" or len(facts) < 1 or facts[0].value is None:
+                continue
+            f = facts[0]
+            same_entity = len({w.requirement.entity for w in verdicts}) == 1
+            label = " ".join(x for x in (None if same_entity and v.requirement.period else
+                                         v.requirement.entity, v.requirement.period) if x) \
+                or v.requirement.attribute
+            ops.append(Operand(f.claim_id, float(f.value), label, numbers.get(f.claim_id)))
+        if len(ops) != len(verdicts) or len(ops) < 2:
+            return []
+        op = parsed.operation
+        try:
+            if op == "growth" or (parsed.trend and op in (None, "total")):
+                return [growth(ops[0], ops[-1])]
+            if op == "cagr":
+                keys = [v.requirement.period for v in verdicts]
+                return [cagr(ops[0], ops[-1], years_between(keys[0], keys[-1]))]
+            if op == "difference":
+                return [difference(ops[0], ops[1])]
+            if op == "ratio":
+                return [ratio(ops[0], ops[1])]
+        except ToolError:
+            return []
+        return []
+
+    def _ecr(self, question: str, route: Route, verdicts: list[Verdict], store, emit):  # noqa: ANN001, ANN202
+        import ecr
+
+        conflicting = any(v.support == "conflicting" for v in verdicts)
+        if route != Route.CSGR_PLUS and not conflicting:
+            return None
+        facts = [f for f in store.facts if f.kind != "sql"]
+        if not facts:
+            return None
+        s = self.settings
+        es = ecr.ECRSettings().with_(epsilon=s.ecr_epsilon, budget=s.ecr_budget,
+                                     lambda_conflict=s.ecr_lambda, p_support=s.ecr_p_support,
+                                     p_other=s.ecr_p_other,
+                                     trigger_candidates=s.ecr_trigger_candidates,
+                                     trigger_variance=s.ecr_trigger_variance)
+        trig = ecr.should_trigger(question, [f.confidence for f in facts], conflicting, es)
+        if not trig.trigger:
+            emit("ecr", {"triggered": False})
+            return None
+        readings = [ecr.Reading(f.claim_id, f"{f.requirement}", f.value_base, f.confidence,
+                                f"{f.entity}, {f.attribute}, {f.time_key}") for f in facts]
+        space = ecr.CompetingValueGenerator().generate(question, readings)
+        ids = {f.claim_id for f in facts}
+        cands = [ecr.Candidate(f.claim_id, f.text, min(max(f.confidence, 0.0), 1.0),
+                               source=f.source, retrieval_score=f.score,
+                               negates=frozenset(ids - {f.claim_id}) if conflicting and any(
+                                   g.requirement == f.requirement and g.value_base != f.value_base
+                                   for g in facts) else frozenset())
+                 for f in facts]
+        cands = [c.__class__(**{**c.__dict__, "negates": frozenset(
+            x for x in c.negates
+            if next(g for g in facts if g.claim_id == x).requirement
+            == next(g for g in facts if g.claim_id == c.id).requirement)}) for c in cands]
+        if not space.hypotheses:
+            return None
+        res = ecr.resolve(space.attach(cands), space.hypotheses, es)
+        out = {"triggered": True, "reasons": list(trig.reasons), **res.to_dict(),
+               "entropy_trace": list(res.entropy_trace),
+               "likelihood": "P(X=1|a) = 0.7 if the claim supports a else 0.3 (CONTRACT.md)"}
+        emit("ecr", out)
+        return out
+
+
+def _emitter(trail: AuditTrail, on_event):  # noqa: ANN001, ANN202
+    def emit(kind: str, payload: dict, *, audit: bool = True) -> None:
+        if audit:
+            trail.add(kind, payload)
+        if on_event is not None:
+            on_event({"type": kind, **payload})
+    return emit
+
+
+def _parsed_summary(p: ParsedQuestion) -> dict:
+    return {"entities": [e.name for e in p.entities],
+            "measure": p.measure.name if p.measure else None, "scope": list(p.scope),
+            "periods": [x.key for x in p.periods], "operation": p.operation,
+            "group_by": p.group_by, "ranking": p.ranking, "comparison": p.comparison,
+            "trend": p.trend, "corrections": [list(c) for c in p.corrections],
+            "clarify": list(p.clarify)}

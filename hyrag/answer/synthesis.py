@@ -1,0 +1,188 @@
+"""Structured synthesis (seed 003 "StructuredSynthesizer"): deterministic templates offline.
+
+Reads only the CommitmentStore (facts and gaps), the derivations computed over its facts, the
+verdicts and the decision. The `text` is plain sentences with citation markers `[n]`; the
+`brief` (Markdown) adds the evidence bullets with their locators, every derivation, the
+Knowledge Gaps stated plainly, conflicts side by side with their sources, and the decision.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.tools import Derivation, fmt
+
+_SCALES = ("thousand", "million", "billion")
+
+
+@dataclass(frozen=True)
+class Draft:
+    sentences: tuple[str, ...]
+    evidence: tuple[dict, ...]
+    conflicts: tuple[dict, ...]
+    numbers: dict[str, int]  # claim id -> evidence number
+
+
+def display(f: Fact) -> str:
+    """A fact's value as a reader would quote it, with its scale and unit."""
+    v = f.value_text or (fmt(f.value) if f.value is not None else "")
+    if re.fullmatch(r"-?\d{4,}(\.\d+)?", v):  # "210596" -> "210,596" (decimals kept)
+        whole, _, dec = v.partition(".")
+        v = f"{int(whole):,}" + (f".{dec}" if dec else "")
+    low = v.lower()
+    if f.scale in _SCALES and f.scale not in low and not low.rstrip().endswith(("m", "bn", "k")):
+        v += f" {f.scale}"
+    if f.scale == "percent" or f.unit == "%":
+        if "%" not in v and "percent" not in low:
+            v += "%"
+    elif f.unit and f.unit not in v and "$" not in v and f.kind != "sql":
+        v += f" {f.unit}"
+    return v
+
+
+def number_facts(store: CommitmentStore) -> tuple[tuple[dict, ...], dict[str, int]]:
+    evidence: list[dict] = []
+    numbers: dict[str, int] = {}
+    for f in store.facts:
+        if f.claim_id in numbers:
+            continue
+        numbers[f.claim_id] = len(evidence) + 1
+        evidence.append({"n": numbers[f.claim_id], "claim_id": f.claim_id, "source": f.source,
+                         "locator": f.locator, "text": f.text, "score": round(f.score, 4)})
+    return tuple(evidence), numbers
+
+
+def _subject(f: Fact, req) -> str:  # noqa: ANN001
+    who = f.entity or req.entity or ""
+    what = f.attribute or req.attribute
+    when = f" in {f.time_key}" if f.time_key else (f" in {req.period}" if req.period else "")
+    if f.time_key and len(f.time_key) == 10:  # a day: the date the row or sentence states
+        when = f" (as of {f.time_key})"
+    return f"{who + ' ' if who else ''}{what}{when}".strip()
+
+
+def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],  # noqa: ANN001
+          *, clarify_reason: str = "", ranking: bool = False) -> Draft:
+    evidence, numbers = number_facts(store)
+    sentences: list[str] = []
+    conflicts: list[dict] = []
+    if clarify_reason:
+        sentences.append(f"The question needs more detail before evidence can be chosen: "
+                         f"{clarify_reason}.")
+    for v in verdicts:
+        req = v.requirement
+        facts = [f for f in store.facts_for(req.rid) if f.claim_id in v.evidence]
+        if v.support == "direct" and facts and facts[0].kind == "sql":
+            if len(facts) > 1 or ranking:
+                parts = [f"{f.entity} {f.value_text} [{numbers[f.claim_id]}]" for f in facts]
+                head = facts[0].text.split(" for ")[0].split(" was ")[0]
+                head = head.replace(f"{facts[0].entity}", "").strip()
+                sentences.append(f"Ranked by {_strip_the(head)}: {', '.join(parts)}.")
+            else:
+                f = facts[0]
+                sentences.append(f"{f.text[:-1]} [{numbers[f.claim_id]}].")
+        elif v.support == "direct" and facts:
+            f = facts[0]
+            cites = "".join(f"[{numbers[x.claim_id]}]" for x in facts)
+            sentences.append(f"{_subject(f, req)[:1].upper()}{_subject(f, req)[1:]} was "
+                             f"{display(f)} {cites}.")
+        elif v.support == "conflicting":
+            sides = " versus ".join(
+                f"{display(f)} in {f.source} [{numbers[f.claim_id]}]" for f in facts)
+            sentences.append(f"Sources disagree on {req.label()}: {sides}.")
+            conflicts.append({"requirement": req.rid, "entity": req.entity,
+                              "attribute": req.attribute, "period": req.period,
+                              "claims": [{"n": numbers[f.claim_id], "claim_id": f.claim_id,
+                                          "value": f.value_text, "source": f.source,
+                                          "locator": f.locator} for f in facts]})
+        elif v.support == "absent":
+            gap = next((g for g in store.gaps if g.requirement == req.rid), None)
+            if gap is not None:
+                s = gap.sentence()
+                if "not disclosed" in gap.reason:
+                    s = s[:-1] + f" ({gap.reason.split(':')[0]})."
+                sentences.append(s)
+        elif v.support == "partial" and not clarify_reason:
+            if req.period:
+                sentences.append(f"The knowledge base has no {req.attribute}"
+                                 f"{' for ' + req.entity if req.entity else ''} in {req.period}"
+                                 f" (it has {', '.join(v.periods_available)}).")
+            else:
+                sentences.append(f"{req.label()} is available for several periods "
+                                 f"({', '.join(v.periods_available)}); name one.")
+    for d in derivations:
+        cites = "".join(f"[{o.n}]" for o in d.operands if o.n)
+        labels = [o.label for o in d.operands]
+        if d.name in ("growth", "cagr"):
+            name = "Growth" if d.name == "growth" else "CAGR"
+            sentences.append(f"{name} from {labels[0]} to {labels[1]} was "
+                             f"{d.result:.2f}% {cites}.")
+        elif d.name == "difference":
+            sentences.append(f"The difference ({labels[0]} minus {labels[1]}) is "
+                             f"{fmt(d.result)} {cites}.")
+        else:
+            sentences.append(f"The {d.name} is {fmt(d.result)}{d.unit} {cites}.")
+    return Draft(tuple(sentences), evidence, tuple(conflicts), numbers)
+
+
+def _strip_the(s: str) -> str:
+    return s[4:] if s.lower().startswith("the ") else s
+
+
+def brief(question: str, dr: Draft, verdicts: list, store: CommitmentStore,  # noqa: ANN001
+          derivations: list[Derivation], decision: str, reason: str, route: str,
+          verification: dict, ecr: dict | None) -> str:
+    out = [f"**Question:** {question}", "", "## Answer", " ".join(dr.sentences) or "(none)", ""]
+    if verdicts:
+        out += ["## Requirements", "| id | entity | attribute | period | support | limit |",
+                "|---|---|---|---|---|---|"]
+        for v in verdicts:
+            r = v.requirement
+            out.append(f"| {r.rid} | {r.entity or '-'} | {r.attribute} | {r.period or '-'} | "
+                       f"{v.support} | {v.limit or ''} |")
+        out.append("")
+    if dr.evidence:
+        out.append("## Evidence")
+        for e in dr.evidence:
+            out.append(f"- [{e['n']}] {e['text']} — {e['source']} {_loc(e['locator'])} "
+                       f"(claim {e['claim_id']})")
+        out.append("")
+    if derivations:
+        out.append("## Derivations")
+        for d in derivations:
+            ops = ", ".join(f"{o.label} = {fmt(o.value)} [{o.n}]" for o in d.operands)
+            out.append(f"- {d.name}: {d.expression} = {fmt(d.result)}{d.unit} (operands: {ops})")
+        out.append("")
+    if store.gaps:
+        out.append("## Knowledge gaps")
+        for g in store.gaps:
+            out.append(f"- {g.sentence()} Reason: {g.reason}")
+        out.append("")
+    if dr.conflicts:
+        out.append("## Conflicts")
+        for c in dr.conflicts:
+            out += [f"{c['entity'] or ''} {c['attribute']} {c['period'] or ''}".strip(), "",
+                    "| value | source | locator |", "|---|---|---|"]
+            out += [f"| {x['value']} | {x['source']} | {_loc(x['locator'])} |"
+                    for x in c["claims"]]
+            out.append("")
+    if ecr:
+        out += ["## Entropic Claim Resolution",
+                f"stop: {ecr.get('stop_reason')}, final entropy {ecr.get('entropy', 0):.3f} bits",
+                ""]
+    out += ["## Decision", f"**{decision}** ({route}): {reason}.",
+            f"Verification: {verification.get('verdict')} — {verification.get('checker', '')}"]
+    return "\n".join(out)
+
+
+def _loc(locator: str) -> str:
+    try:
+        d = json.loads(locator)
+    except (TypeError, ValueError):
+        return str(locator)
+    if "sql" in d:
+        return f"`{d['sql']}`"
+    return ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("file", "span"))

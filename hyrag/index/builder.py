@@ -1,0 +1,264 @@
+"""Keeping the vector indices in step with DuckDB.
+
+What is embedded: rows (serialised with their headers), text claims and cluster summaries. Cell
+and aggregate claims are not: the sample knowledge base alone has ~40,000 of them and the local
+model embeds a few hundred short sentences a second, so a transformer pass per cell would make
+ingestion minutes slower per file. Cells are reached structurally (a row vector leads to its
+cells through `item_id`) and lexically (BM25 over every claim's text).
+
+Consistency with DuckDB (decided here, tested in tests/index/test_builder.py):
+- vectors are written only after the file's DuckDB transaction committed;
+- a source counts as indexed only once all its vectors are written; the list of indexed source
+  versions is a small JSON file beside the Lance tables, replaced atomically;
+- when writing fails, the source stays committed in DuckDB but *un-indexed*: the ingest reports
+  a notice, lexical and graph retrieval already see it, and the next `sync()` (every ingest and
+  every search) deletes whatever partial vectors it left and writes them again. Rolling the
+  source back instead would make a vector outage lose data the user asked to keep;
+- vectors of a superseded source version are deleted at the next sync, and every search also
+  pre-filters on the current source versions, so a superseded vector is never returned even
+  between the two.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from hyrag.embed import Embedder
+from hyrag.index import VectorBatch, VectorIndex, open_index
+from hyrag.retrieve.summaries import RowCells, describe, kmeans, n_clusters, summary_id
+
+INDEXED_FILE = "indexed.json"
+SUMMARIES_FILE = "summaries.json"
+
+
+@dataclass
+class SyncReport:
+    indexed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    vectors: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def row_text(
+    table: str, id_col: str | None, entity: str | None, cells: list[tuple[str, str | None]]
+) -> str:
+    """'sales order_id SO-10001: order_date 2022-01-01; region North; ...' — headers kept so the
+    model sees what each value is."""
+    head = f"{table} {id_col or 'row'} {entity}" if entity else table
+    return head + ": " + "; ".join(f"{c} {v}" for c, v in cells if v not in (None, ""))
+
+
+class VectorStore:
+    """The knowledge base's row index (rows + summaries) and claim index (text claims)."""
+
+    def __init__(
+        self,
+        folder: str | os.PathLike[str],
+        con,
+        embedder: Embedder,  # noqa: ANN001
+        backend: str = "auto",
+    ) -> None:
+        self.folder = Path(folder)
+        self.con = con
+        self.embedder = embedder
+        self.rows: VectorIndex = open_index(self.folder, "rows", backend)
+        self.claims: VectorIndex = open_index(self.folder, "claims", backend)
+        self.side = self.folder / ("lance" if backend != "numpy" else "vectors")
+        self.side.mkdir(parents=True, exist_ok=True)
+        self.summaries: dict[str, dict] = self._read(SUMMARIES_FILE, {})
+        # Test hook: called with a step name; raising simulates a vector-store failure.
+        self.fail_hook = None
+
+    # -- sidecar files -----------------------------------------------------------------------
+    def _read(self, name: str, default):  # noqa: ANN001, ANN202
+        p = self.side / name
+        return json.loads(p.read_text()) if p.exists() else default
+
+    def _write(self, name: str, obj) -> None:  # noqa: ANN001
+        p = self.side / name
+        tmp = p.with_suffix(".tmp")
+        tmp.write_text(json.dumps(obj, sort_keys=True))
+        tmp.replace(p)
+
+    def indexed(self) -> set[str]:
+        return set(self._read(INDEXED_FILE, []))
+
+    def pending(self) -> list[str]:
+        cur = [
+            r[0]
+            for r in self.con.execute(
+                "SELECT source_id FROM sources WHERE status = 'current' ORDER BY ingested_at"
+            ).fetchall()
+        ]
+        done = self.indexed()
+        return [s for s in cur if s not in done]
+
+    # -- sync --------------------------------------------------------------------------------
+    def sync(self) -> SyncReport:
+        """Index every current, un-indexed source; drop vectors of non-current ones."""
+        rep = SyncReport()
+        current = {
+            r[0]
+            for r in self.con.execute(
+                "SELECT source_id FROM sources WHERE status = 'current'"
+            ).fetchall()
+        }
+        done = self.indexed()
+        stale = sorted(done - current)
+        if stale:
+            self.rows.delete_sources(stale)
+            self.claims.delete_sources(stale)
+            self.summaries = {
+                k: v for k, v in self.summaries.items() if v["source_id"] not in stale
+            }
+            self._write(SUMMARIES_FILE, self.summaries)
+            done -= set(stale)
+            self._write(INDEXED_FILE, sorted(done))
+            rep.removed = stale
+        for sid in self.pending():
+            try:
+                rep.vectors += self.index_source(sid)
+            except Exception as e:  # stays pending; the next sync retries it
+                rep.failed[sid] = f"{type(e).__name__}: {e}"
+                continue
+            done.add(sid)
+            self._write(INDEXED_FILE, sorted(done))
+            rep.indexed.append(sid)
+        return rep
+
+    def _hook(self, step: str) -> None:
+        if self.fail_hook is not None:
+            self.fail_hook(step)
+
+    def index_source(self, source_id: str) -> int:
+        """(Re)write every vector of one source version; returns how many."""
+        self.rows.delete_sources([source_id])  # a failed earlier attempt may have left some
+        self.claims.delete_sources([source_id])
+        info = self.embedder.info
+        n = 0
+        rows = self._rows(source_id)
+        by_table: dict[str, list[tuple[str, str, RowCells]]] = defaultdict(list)
+        for item, table, text, rc in rows:
+            by_table[table].append((item, text, rc))
+        for table, members in sorted(by_table.items()):
+            texts = [t for _, t, _ in members]
+            vecs = self.embedder.embed(texts)
+            oks = [m[2].order_key for m in members]
+            oks = [math.nan if o is None else float(o) for o in oks]
+            self._hook("rows")
+            self.rows.add(
+                VectorBatch(
+                    [m[0] for m in members],
+                    vecs,
+                    [source_id] * len(members),
+                    ["row"] * len(members),
+                    [table] * len(members),
+                    oks,
+                    oks,
+                ),
+                info,
+            )
+            n += len(members)
+            n += self._summarise(source_id, table, members, vecs)
+        texts = self.con.execute(
+            "SELECT claim_id, text, order_key FROM claims WHERE source_id = ? AND kind = 'text' "
+            "ORDER BY claim_id",
+            [source_id],
+        ).fetchall()
+        if texts:
+            uniq = sorted({t for _, t, _ in texts})
+            vec_of = dict(zip(uniq, self.embedder.embed(uniq), strict=True))
+            oks = [math.nan if o is None else float(o) for _, _, o in texts]
+            self._hook("claims")
+            self.claims.add(
+                VectorBatch(
+                    [c for c, _, _ in texts],
+                    np.vstack([vec_of[t] for _, t, _ in texts]),
+                    [source_id] * len(texts),
+                    ["text"] * len(texts),
+                    [None] * len(texts),
+                    oks,
+                    oks,
+                ),
+                info,
+            )
+            n += len(texts)
+        return n
+
+    def _rows(self, source_id: str) -> list[tuple[str, str, str, RowCells]]:
+        res = self.con.execute(
+            """SELECT c.item_id, c.table_name, c.entity, c.column_name, c.value_text,
+                      c.value_num, s.role, c.order_key, c.time_key, s.position,
+                      (SELECT column_name FROM schemas i WHERE i.source_id = c.source_id
+                         AND i.table_name = c.table_name AND i.role = 'id' LIMIT 1) AS id_col
+               FROM claims c LEFT JOIN schemas s ON s.source_id = c.source_id
+                    AND s.table_name = c.table_name AND s.column_name = c.column_name
+               WHERE c.source_id = ? AND c.kind = 'cell' AND c.item_id IS NOT NULL
+               ORDER BY c.table_name, c.item_id, s.position, c.column_name""",
+            [source_id],
+        ).fetchall()
+        grouped: dict[str, list[tuple]] = defaultdict(list)
+        for r in res:
+            grouped[r[0]].append(r)
+        out = []
+        for item, cells in grouped.items():
+            table, entity, id_col = cells[0][1], cells[0][2], cells[0][10]
+            text = row_text(table, id_col, entity, [(c[3], c[4]) for c in cells])
+            timed = [(c[7], c[8]) for c in cells if c[7] is not None]
+            ok, tk = max(timed) if timed else (None, None)
+            rc = RowCells(item, tuple((c[3], c[4], c[5], c[6]) for c in cells), ok, tk)
+            out.append((item, table, text, rc))
+        out.sort(key=lambda r: (r[1], r[0]))
+        return out
+
+    def _summarise(self, source_id: str, table: str, members: list, vecs: np.ndarray) -> int:
+        k = n_clusters(len(members))
+        if k == 0:
+            return 0
+        labels, _ = kmeans(vecs, k)
+        ids, texts, spans, metas = [], [], [], []
+        for j in range(k):
+            rows = [members[i][2] for i in np.flatnonzero(labels == j)]
+            if not rows:
+                continue
+            sid = summary_id(table, source_id, j)
+            text = describe(table, rows, j, k)
+            oks = [r.order_key for r in rows if r.order_key is not None]
+            lo, hi = (min(oks), max(oks)) if oks else (math.nan, math.nan)
+            ids.append(sid)
+            texts.append(text)
+            spans.append((lo, hi))
+            metas.append(
+                {
+                    "text": text,
+                    "table": table,
+                    "source_id": source_id,
+                    "rows": len(rows),
+                    "members": [r.item_id for r in rows],
+                }
+            )
+        vecs_s = self.embedder.embed(texts)
+        self._hook("summaries")
+        self.rows.add(
+            VectorBatch(
+                ids,
+                vecs_s,
+                [source_id] * len(ids),
+                ["summary"] * len(ids),
+                [table] * len(ids),
+                [s[0] for s in spans],
+                [s[1] for s in spans],
+            ),
+            self.embedder.info,
+        )
+        for sid, meta in zip(ids, metas, strict=True):
+            self.summaries[sid] = meta
+        self._write(SUMMARIES_FILE, self.summaries)
+        return len(ids)

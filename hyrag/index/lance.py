@@ -1,0 +1,184 @@
+"""The LanceDB index: one Lance table per index in `<kb>/lance/`, written from Python.
+
+DuckDB never touches these files (its connection is hardened against file access). The filter
+goes into Lance's `where(..., prefilter=True)`, which restricts the candidate set before the
+nearest-neighbour search, so the k results are the best *admitted* vectors. Untimed vectors
+store NULL for their order-key span, and SQL comparisons with NULL are false, so they never pass
+a time filter (the same rule as the NumPy backend's NaN).
+
+Small tables are searched exactly (a flat scan). `build_ann()` trains an IVF-PQ index for large
+ones; `nprobes` and `refine_factor` trade recall for speed (the refine step re-ranks the PQ
+candidates with full vectors), and `hyrag bench latency` reports the recall it costs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from hyrag.embed import EmbedInfo
+from hyrag.index import Hit, VectorBatch, VectorFilter, VectorIndex
+
+
+def _q(s: str) -> str:
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def _in(col: str, values: frozenset[str]) -> str:
+    return f"{col} IN ({', '.join(_q(v) for v in sorted(values))})"
+
+
+def where_clause(flt: VectorFilter | None) -> str | None:
+    """The SQL predicate of a filter (None when it admits everything)."""
+    if flt is None:
+        return None
+    parts = []
+    if flt.allowed_sources is not None:
+        parts.append(_in("source_id", flt.allowed_sources))
+    if flt.kinds is not None:
+        parts.append(_in("kind", flt.kinds))
+    if flt.ids is not None:
+        parts.append(_in("id", flt.ids))
+    if flt.interval is not None:
+        lo, hi = flt.interval
+        if not math.isinf(hi):
+            parts.append(f"ok_lo <= {hi!r}")
+        else:
+            parts.append("ok_lo IS NOT NULL")
+        if not math.isinf(lo):
+            parts.append(f"ok_hi >= {lo!r}")
+        else:
+            parts.append("ok_hi IS NOT NULL")
+    return " AND ".join(parts) if parts else None
+
+
+class LanceIndex(VectorIndex):
+    def __init__(self, folder: Path, name: str) -> None:
+        os.environ.setdefault("LANCE_LOG", "error")  # lance's Rust logger warns on stderr
+        import lancedb
+
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.name = name
+        self.db = lancedb.connect(str(self.folder))
+        self._meta = self.folder / f"{name}.model.json"
+        self.info = EmbedInfo(**json.loads(self._meta.read_text())) if self._meta.exists() else None
+        self.nprobes = 20
+        self.refine_factor: int | None = 10
+        self._tbl = self._open()
+
+    def _open(self):  # noqa: ANN202 - lancedb table
+        try:
+            return self.db.open_table(self.name)
+        except (FileNotFoundError, ValueError):
+            return None
+
+    def _save_info(self) -> None:
+        i = self.info
+        assert i is not None
+        self._meta.write_text(json.dumps({"tier": i.tier, "model": i.model, "dim": i.dim}))
+
+    def _schema(self, dim: int) -> pa.Schema:
+        return pa.schema(
+            [
+                pa.field("id", pa.string()),
+                pa.field("source_id", pa.string()),
+                pa.field("kind", pa.string()),
+                pa.field("table_name", pa.string()),
+                pa.field("ok_lo", pa.float64()),
+                pa.field("ok_hi", pa.float64()),
+                pa.field("vector", pa.list_(pa.float32(), dim)),
+            ]
+        )
+
+    def _add(self, batch: VectorBatch) -> None:
+        dim = batch.vectors.shape[1]
+        flat = pa.array(np.ascontiguousarray(batch.vectors, dtype=np.float32).ravel())
+
+        def nulls(xs: list[float]) -> pa.Array:
+            return pa.array(
+                [None if x is None or math.isnan(x) else float(x) for x in xs], pa.float64()
+            )
+
+        table = pa.Table.from_arrays(
+            [
+                pa.array(batch.ids, pa.string()),
+                pa.array(batch.source_ids, pa.string()),
+                pa.array(batch.kinds, pa.string()),
+                pa.array(batch.tables, pa.string()),
+                nulls(batch.ok_lo),
+                nulls(batch.ok_hi),
+                pa.FixedSizeListArray.from_arrays(flat, dim),
+            ],
+            schema=self._schema(dim),
+        )
+        if self._tbl is None:
+            self._tbl = self.db.create_table(self.name, table, mode="overwrite")
+        else:
+            self._tbl.add(table)
+
+    def delete_sources(self, source_ids: Sequence[str]) -> int:
+        if self._tbl is None or not source_ids:
+            return 0
+        pred = _in("source_id", frozenset(source_ids))
+        before = self._tbl.count_rows()
+        self._tbl.delete(pred)
+        return before - self._tbl.count_rows()
+
+    def build_ann(
+        self,
+        *,
+        num_partitions: int | None = None,
+        num_sub_vectors: int | None = None,
+    ) -> None:
+        """Train IVF-PQ (cosine). Defaults: sqrt(n) partitions, dim/8 sub-vectors."""
+        if self._tbl is None:
+            return
+        n = self._tbl.count_rows()
+        dim = self.info.dim if self.info else 384
+        self._tbl.create_index(
+            metric="cosine",
+            num_partitions=num_partitions or max(1, int(math.sqrt(n))),
+            num_sub_vectors=num_sub_vectors or max(1, dim // 8),
+            index_type="IVF_PQ",
+            replace=True,
+        )
+
+    def search(
+        self, vector: np.ndarray, k: int, flt: VectorFilter | None = None, *, exact: bool = False
+    ) -> list[Hit]:
+        if self._tbl is None or k <= 0 or (flt is not None and flt.is_empty_set()):
+            return []
+        q = self._tbl.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
+        q = q.select(["id", "source_id", "kind", "table_name", "_distance"]).limit(k)
+        where = where_clause(flt)
+        if where:
+            q = q.where(where, prefilter=True)
+        if exact:
+            q = q.bypass_vector_index()
+        else:
+            q = q.nprobes(self.nprobes)
+            if self.refine_factor:
+                q = q.refine_factor(self.refine_factor)
+        rows = q.to_arrow().to_pylist()
+        hits = [
+            Hit(r["id"], 1.0 - float(r["_distance"]), r["source_id"], r["kind"], r["table_name"])
+            for r in rows
+        ]
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return hits
+
+    def count(self) -> int:
+        return 0 if self._tbl is None else int(self._tbl.count_rows())
+
+    def sources(self) -> set[str]:
+        if self._tbl is None:
+            return set()
+        col = self._tbl.to_arrow().column("source_id").to_pylist()
+        return set(col)

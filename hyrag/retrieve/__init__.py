@@ -1,0 +1,147 @@
+"""Horizon retrieval for one knowledge base: embeddings, vector indices, the claim catalog, the
+four strategies and their fusion, assembled once and rebuilt when the knowledge base changes.
+
+`Horizon.search(question, k, allowed_sources=...)` is what `KnowledgeBase.search` calls;
+`Horizon.sync()` is what ingestion calls after a file's transaction committed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from hyrag.embed import Embedder, embedder_for
+from hyrag.index.builder import SyncReport, VectorStore
+from hyrag.retrieve.bm25 import BM25Index
+from hyrag.retrieve.catalog import generation, load_catalog
+from hyrag.retrieve.ensemble import EnsembleRetriever, RetrievalSettings, SearchResult
+from hyrag.retrieve.graph import EntityGraph
+from hyrag.retrieve.strategies import (
+    ClaimVectorStrategy,
+    GraphStrategy,
+    LexicalStrategy,
+    RowVectorStrategy,
+)
+from hyrag.retrieve.temporal import Interval, latest_key, question_interval
+
+STRATEGIES = ("row_vectors", "claim_vectors", "lexical", "graph")
+
+
+class Horizon:
+    def __init__(
+        self,
+        store,
+        folder: str | os.PathLike[str],
+        settings: object | None = None,  # noqa: ANN001
+        *,
+        backend: str = "auto",
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.store = store
+        self.folder = Path(folder)
+        self.settings = settings
+        self.rsettings = RetrievalSettings.from_settings(settings)
+        self.backend = backend
+        self._embedder = embedder
+        self._vectors: VectorStore | None = None
+        self._retriever: EnsembleRetriever | None = None
+        self._gen: tuple | None = None
+        self._latest = None
+
+    @property
+    def con(self):  # noqa: ANN201
+        return self.store.con
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            writable = not getattr(self.store, "read_only", False)
+            self._embedder = embedder_for(
+                self.store.meta, self.store.set_meta if writable else None
+            )
+        return self._embedder
+
+    @property
+    def vectors(self) -> VectorStore:
+        if self._vectors is None:
+            self._vectors = VectorStore(self.folder, self.con, self.embedder, self.backend)
+        return self._vectors
+
+    def sync(self) -> SyncReport:
+        """Bring the vectors in step with DuckDB (new sources in, superseded ones out)."""
+        if getattr(self.store, "read_only", False):
+            return SyncReport()
+        return self.vectors.sync()
+
+    def retriever(self) -> EnsembleRetriever:
+        gen = generation(self.con)
+        if self._retriever is None or gen != self._gen:
+            cat = load_catalog(self.con)
+            rels = self.con.execute("SELECT head, relation, tail FROM relations").fetchall()
+            graph = EntityGraph(cat, rels)
+            bm25 = BM25Index(cat.texts.tolist())
+            v = self.vectors
+            strategies = [
+                RowVectorStrategy(v.rows, cat, graph),
+                ClaimVectorStrategy(v.claims, cat),
+                LexicalStrategy(bm25, cat),
+                GraphStrategy(graph, cat),
+            ]
+            self._retriever = EnsembleRetriever(
+                cat, graph, strategies, self.rsettings, v.summaries, self.embedder.info.label()
+            )
+            has_key = np.array([k is not None for k in cat.time_keys.tolist()], dtype=bool)
+            timed = np.flatnonzero(~np.isnan(cat.order_keys) & has_key)
+            self._latest = None
+            if timed.size:
+                j = timed[np.argmax(cat.order_keys[timed])]
+                self._latest = latest_key(cat.time_keys[j])
+            self._gen = gen
+        return self._retriever
+
+    def current_sources(self) -> frozenset[str]:
+        return frozenset(
+            r[0]
+            for r in self.con.execute(
+                "SELECT source_id FROM sources WHERE status = 'current'"
+            ).fetchall()
+        )
+
+    def interval(self, question: str) -> Interval | None:
+        self.retriever()
+        fy = getattr(self.settings, "fiscal_year_start_month", 1)
+        return question_interval(question, latest=self._latest, fiscal_year_start_month=fy)
+
+    def search(
+        self,
+        question: str,
+        k: int = 10,
+        *,
+        allowed_sources: set[str] | None = None,
+        strategies: list[str] | None = None,
+        expand: bool | None = None,
+        interval: Interval | None | str = "auto",
+    ) -> SearchResult:
+        """Ranked claims for a question; `allowed_sources` is the entitlement pre-filter."""
+        self.sync()
+        r = self.retriever()
+        allowed = self.current_sources()
+        if allowed_sources is not None:
+            allowed = allowed & frozenset(allowed_sources)
+        iv = self.interval(question) if interval == "auto" else interval
+        needs_vec = strategies is None or {"row_vectors", "claim_vectors"} & set(strategies)
+        qvec = self.embedder.embed_one(question) if needs_vec else None
+        return r.search(
+            question,
+            qvec,
+            k=k,
+            interval=iv,
+            allowed_sources=allowed,  # type: ignore[arg-type]
+            strategies=strategies,
+            expand=expand,
+        )
+
+
+__all__ = ["STRATEGIES", "Horizon", "SearchResult"]

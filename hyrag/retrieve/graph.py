@@ -1,0 +1,214 @@
+"""Graph / category traversal: the names a question mentions, matched exactly or fuzzily, then
+the claims about them, and one hop along the `relations` table.
+
+Vectors and BM25 both stumble on "Kara Lopze" or "SO-10042": the first is a typo, the second a
+token no model has seen. A lookup table of the knowledge base's own names does not. The table
+holds every claim entity (row ids, aggregate groups, text subjects), every categorical / id cell
+value (reaching the rows that hold it: "Kara Lopez" -> her row -> her salary cell) and every
+table name. Question n-grams (longest first) are looked up exactly, then fuzzily (character
+bigram candidates confirmed by an edit distance with transpositions of at most one for five to
+eight letters, two from nine) for n-grams of five or more letters. A claim's match score
+combines how many of the question's names it is about, how much of its attribute the question
+names, whether its table is named, and whether its period is exactly the asked one; divided by
+its maximum it is the strategy's normalised similarity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hyrag.retrieve.catalog import ClaimCatalog
+from hyrag.retrieve.text import STOPWORDS, norm_phrase, tokens
+
+FUZZY_MIN_LEN = 5
+ITEM_CAP = 25  # a value held by more rows than this is a category, not a name: no row fan-out
+MAX_NGRAM = 5
+_WORDS = re.compile(r"[0-9a-zà-ÿ][0-9a-zà-ÿ\-&']*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Mention:
+    key: str  # the vocabulary key matched
+    text: str  # the question words that matched it
+    quality: float  # 1.0 exact, else the fuzzy ratio
+
+
+def _grams(key: str) -> set[str]:
+    k = f" {key} "
+    return {k[i : i + 2] for i in range(len(k) - 1)}
+
+
+def osa_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: edits plus adjacent transpositions ("nroth" ->
+    "north" is one), the commonest typing errors (Damerau 1964)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
+
+
+def allowed_edits(n: int) -> int:
+    """One typo in a name of 5-8 letters, two from 9 letters on."""
+    return 0 if n < FUZZY_MIN_LEN else 1 if n < 9 else 2
+
+
+class EntityGraph:
+    def __init__(self, cat: ClaimCatalog, relations: Iterable[tuple[str, str, str]] = ()) -> None:
+        self.cat = cat
+        self.by_entity: dict[str, list[int]] = defaultdict(list)
+        self.by_value: dict[str, set[str]] = defaultdict(set)
+        self.by_table: dict[str, str] = {}
+        for i, (ent, kind, role, val, item) in enumerate(
+            zip(
+                cat.entities.tolist(),
+                cat.kinds.tolist(),
+                cat.roles.tolist(),
+                cat.values.tolist(),
+                cat.item_ids.tolist(),
+                strict=True,
+            )
+        ):
+            if ent:
+                self.by_entity[norm_phrase(ent)].append(i)
+            if (
+                kind == "cell"
+                and item
+                and val
+                and len(val) <= 60
+                and role in ("categorical", "id", "text")
+            ):
+                self.by_value[norm_phrase(val)].add(item)
+        for t in set(cat.tables.tolist()):
+            if t:
+                self.by_table[norm_phrase(t.replace("_", " "))] = t
+        self.relations: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for head, rel, tail in relations:
+            h, t = norm_phrase(head), norm_phrase(tail)
+            self.relations[h].append((rel, t))
+            self.relations[t].append((rel, h))
+        self.keys = {
+            k
+            for k in (*self.by_entity, *self.by_value, *self.by_table)
+            if k and k not in STOPWORDS and len(k) > 1
+        }
+        self._tri: dict[str, list[str]] = defaultdict(list)
+        for k in self.keys:
+            if len(k) >= FUZZY_MIN_LEN - 1 and not k.replace(" ", "").isdigit():
+                for g in _grams(k):
+                    self._tri[g].append(k)
+        self._attr_tokens: dict[str, set[str]] = {}
+
+    # -- matching ---------------------------------------------------------------------------
+    def mentions(self, question: str) -> list[Mention]:
+        words = [w.lower().strip("'") for w in _WORDS.findall(question)]
+        used = [False] * len(words)
+        found: list[Mention] = []
+        for fuzzy in (False, True):
+            for n in range(min(MAX_NGRAM, len(words)), 0, -1):
+                for i in range(len(words) - n + 1):
+                    if any(used[i : i + n]):
+                        continue
+                    phrase = " ".join(words[i : i + n])
+                    if n == 1 and (phrase in STOPWORDS or len(phrase) < 2):
+                        continue
+                    if n > 1 and (words[i] in STOPWORDS or words[i + n - 1] in STOPWORDS):
+                        continue
+                    m = (
+                        self._fuzzy(phrase)
+                        if fuzzy
+                        else (Mention(phrase, phrase, 1.0) if phrase in self.keys else None)
+                    )
+                    if m is not None:
+                        found.append(m)
+                        for j in range(i, i + n):
+                            used[j] = True
+        return found
+
+    def _fuzzy(self, phrase: str) -> Mention | None:
+        letters = phrase.replace(" ", "")
+        if len(letters) < FUZZY_MIN_LEN or any(c.isdigit() for c in letters):
+            return None
+        counts = Counter(k for g in _grams(phrase) for k in self._tri.get(g, ()))
+        best: Mention | None = None
+        budget = allowed_edits(len(phrase))
+        for k, _ in counts.most_common(20):
+            if abs(len(k) - len(phrase)) > budget:
+                continue
+            d = osa_distance(phrase, k)
+            if d <= budget:
+                q = 1.0 - d / max(len(k), len(phrase))
+                if best is None or q > best.quality:
+                    best = Mention(k, phrase, q)
+        return best
+
+    def attr_match(self, attribute: str | None, q_tokens: set[str]) -> float:
+        """Share of the attribute's tokens that the question names (0..1)."""
+        if not attribute:
+            return 0.0
+        toks = self._attr_tokens.get(attribute)
+        if toks is None:
+            toks = set(tokens(attribute.replace("_", " ")))
+            self._attr_tokens[attribute] = toks
+        return len(toks & q_tokens) / len(toks) if toks else 0.0
+
+    # -- ranking ----------------------------------------------------------------------------
+    def rank(
+        self,
+        question: str,
+        q_tokens: set[str],
+        mask: np.ndarray,
+        exact_period: np.ndarray | None,
+        limit: int,
+    ) -> list[tuple[int, float]]:
+        """Claims about the question's names, best first, as (catalog index, similarity)."""
+        ments = self.mentions(question)
+        tables = {self.by_table[m.key] for m in ments if m.key in self.by_table}
+        # A table's name is a scope, not a subject, unless the question names nothing else.
+        names = [m for m in ments if m.key not in self.by_table] or ments
+        if not names:
+            return []
+        about: dict[int, float] = defaultdict(float)
+        for m in names:
+            hit: dict[int, float] = {}
+            for i in self.by_entity.get(m.key, ()):
+                hit[i] = m.quality
+            items = self.by_value.get(m.key, ())
+            if len(items) <= ITEM_CAP:
+                for item in items:
+                    for i in self.cat.by_item.get(item, ()):
+                        hit[i] = max(hit.get(i, 0.0), 0.9 * m.quality)
+            for i, q in hit.items():
+                about[i] += q
+        if not about:
+            return []
+        idx = np.fromiter(about.keys(), dtype=np.int64)
+        idx = idx[mask[idx]]  # the pre-filter, before any ranking
+        if not idx.size:
+            return []
+        n = len(names)
+        out = []
+        for i in idx.tolist():
+            s = about[i] / n + self.attr_match(self.cat.attributes[i], q_tokens)
+            if tables:
+                s += 0.5 * (self.cat.tables[i] in tables)
+            if exact_period is not None:
+                s += 0.5 * bool(exact_period[i])
+            out.append((i, s / (2.0 + 0.5 * bool(tables) + 0.5 * (exact_period is not None))))
+        out.sort(key=lambda t: (-t[1], -self.cat.conf[t[0]], self.cat.ids[t[0]]))
+        return out[:limit]
+
+    def neighbours(self, entity: str) -> list[tuple[str, str]]:
+        """One hop: (relation, other end) for an entity name."""
+        return list(self.relations.get(norm_phrase(entity), ()))

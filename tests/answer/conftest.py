@@ -1,0 +1,29 @@
+"""A knowledge base of all of sample_data/ (tables, messy workbooks, conflicts, PDFs), built once
+per session without vectors; the answer engine runs on its structural Horizon here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hyrag
+from hyrag.bench.answers import sample_files
+from hyrag.settings import Settings
+
+SETTINGS = Settings(answer_use_search=False)
+
+
+@pytest.fixture(scope="session")
+def answer_kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("kb") / "answers"
+    with hyrag.open(path) as kb:
+        kb.ingest_many(sample_files())
+    return path
+
+
+@pytest.fixture(scope="session")
+def akb(answer_kb_dir: Path):
+    kb = hyrag.open(answer_kb_dir, settings=SETTINGS)
+    yield kb
+    kb.close()
