@@ -209,7 +209,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hyrag", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="hyrag",
+        description="Ingest spreadsheets, PDFs and text into a claim store; ask questions whose "
+        "every number cites a cell or a sentence; run read-only SQL.",
+    )
     p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -265,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(ap)
     ap.set_defaults(func=cmd_audit)
 
-    sp = sub.add_parser("bench", help="benchmarks (not tests): ingest, ecr")
+    sp = sub.add_parser("bench", help="benchmarks (not tests): " + ", ".join(BENCHES))
     bsub = sp.add_subparsers(dest="bench", required=True)
     for name, loader in BENCHES.items():
         bp = bsub.add_parser(name, help=f"{name} benchmark")
