@@ -376,7 +376,7 @@ def make_queries(tables: Sequence[Table], n: int = 80, seed: int = 20240315,
         for b in prim[i + 1:]:
             if qgrain[a.name] != qgrain[b.name]:
                 continue
-            for d in set(a.dims) & set(b.dims):
+            for d in sorted(set(a.dims) & set(b.dims)):
                 shared = set(a.frame[d].astype(str)) & set(b.frame[d].astype(str))
                 if len(shared) >= 2:
                     pairs.append((a, b, d))
