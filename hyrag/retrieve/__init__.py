@@ -79,7 +79,9 @@ class Horizon:
         gen = generation(self.con)
         if self._retriever is None or gen != self._gen:
             cat = load_catalog(self.con)
-            rels = self.con.execute("SELECT head, relation, tail FROM relations").fetchall()
+            rels = self.con.execute(
+                "SELECT head, relation, tail, source_id FROM relations"
+            ).fetchall()
             graph = EntityGraph(cat, rels)
             bm25 = BM25Index(cat.texts.tolist())
             v = self.vectors

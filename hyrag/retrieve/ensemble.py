@@ -243,11 +243,12 @@ class EnsembleRetriever:
         "discounting confidence slightly for expanded claims")."""
         have = {cid for cid, _ in fused}
         extra: dict[str, tuple[float, str]] = {}
+        visible = set(self.cat.source_ids[mask].tolist())
         for cid, score in fused[: self.settings.horizon_max]:
             i = self.cat.index.get(cid)
             if i is None or not self.cat.entities[i]:
                 continue
-            for rel, other in self.graph.neighbours(str(self.cat.entities[i])):
+            for rel, other in self.graph.neighbours(str(self.cat.entities[i]), visible):
                 for j in self.graph.by_entity.get(other, ()):
                     oid = str(self.cat.ids[j])
                     if not mask[j] or oid in have:

@@ -93,11 +93,14 @@ class EntityGraph:
         for t in set(cat.tables.tolist()):
             if t:
                 self.by_table[norm_phrase(t.replace("_", " "))] = t
-        self.relations: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for head, rel, tail in relations:
+        # (relation, other end, source of the sentence that stated it): expansion may only
+        # follow a relation whose source the subject may see, or the hop itself would leak it.
+        self.relations: dict[str, list[tuple[str, str, str | None]]] = defaultdict(list)
+        for head, rel, tail, *src in relations:
             h, t = norm_phrase(head), norm_phrase(tail)
-            self.relations[h].append((rel, t))
-            self.relations[t].append((rel, h))
+            source = src[0] if src else None
+            self.relations[h].append((rel, t, source))
+            self.relations[t].append((rel, h, source))
         self.keys = {
             k
             for k in (*self.by_entity, *self.by_value, *self.by_table)
@@ -209,6 +212,13 @@ class EntityGraph:
         out.sort(key=lambda t: (-t[1], -self.cat.conf[t[0]], self.cat.ids[t[0]]))
         return out[:limit]
 
-    def neighbours(self, entity: str) -> list[tuple[str, str]]:
-        """One hop: (relation, other end) for an entity name."""
-        return list(self.relations.get(norm_phrase(entity), ()))
+    def neighbours(
+        self, entity: str, allowed_sources: set[str] | None = None
+    ) -> list[tuple[str, str]]:
+        """One hop: (relation, other end) for an entity name, along relations stated in
+        sources the caller may see (all when `allowed_sources` is None)."""
+        return [
+            (rel, other)
+            for rel, other, source in self.relations.get(norm_phrase(entity), ())
+            if allowed_sources is None or source in allowed_sources
+        ]
