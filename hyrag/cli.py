@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -32,10 +33,22 @@ def _print_json(obj: object) -> None:
     print(json.dumps(obj, default=_json_default, ensure_ascii=False, indent=2))
 
 
-def cmd_ingest(args: argparse.Namespace) -> int:
-    from hyrag.kb import KnowledgeBase
+def _open(args: argparse.Namespace, *, read_only: bool = False, **kw: object):  # noqa: ANN202
+    """The knowledge base as `--as SUBJECT` under `--policy FILE` (or the folder's policy.toml)
+    with `--attest TEXT`. A governed request writes its verdicts to the audit log first, so a
+    command that reads only opens the store read-only when no policy applies."""
+    from pathlib import Path
 
-    with KnowledgeBase(args.kb) as kb:
+    from hyrag.kb import KnowledgeBase
+    from hyrag.policy import POLICY_FILE
+
+    governed = bool(args.policy) or (Path(args.kb) / POLICY_FILE).exists()
+    return KnowledgeBase(args.kb, read_only=read_only and not governed, subject=args.as_subject,
+                         policy=args.policy, attestation=args.attest, **kw)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    with _open(args) as kb:
         reports, errors = kb.ingest_many(
             args.paths,
             progress=None if args.json else _progress,
@@ -66,10 +79,30 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def cmd_schema(args: argparse.Namespace) -> int:
-    from hyrag.kb import KnowledgeBase
+def cmd_schema_suggestions(args: argparse.Namespace) -> int:
+    """Columns whose verification failures passed the tracker's threshold (issue 7)."""
+    from hyrag.answer.tracker import SchemaEvolutionTracker
 
-    with KnowledgeBase(args.kb, read_only=True) as kb:
+    with _open(args, read_only=True) as kb:
+        frame = SchemaEvolutionTracker(kb.store, kb.settings.tracker_threshold).suggestions()
+        threshold = kb.settings.tracker_threshold
+    if args.json:
+        _print_json({"threshold": threshold,
+                     "suggestions": frame.astype({"updated_at": str}).to_dict(orient="records")})
+        return 0
+    if frame.empty:
+        print(f"(no suggestions: no column has {threshold} or more verification failures)")
+        return 0
+    for _, r in frame.iterrows():
+        print(f"{r['table_name']}.{r['column_name']}: {r['failures']} failures -> "
+              f"{r['proposal']}  (last: {r['last_reason']})")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    if getattr(args, "suggestions", False):
+        return cmd_schema_suggestions(args)
+    with _open(args, read_only=True) as kb:
         frame = kb.schema(args.table)
         adj = kb.adjustments()
         tables = kb.tables()
@@ -103,9 +136,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
-    from hyrag.kb import KnowledgeBase
-
-    with KnowledgeBase(args.kb, read_only=True) as kb:
+    with _open(args, read_only=True) as kb:
         result = kb.sql(args.query, row_cap=args.max_rows)
     if args.json:
         _print_json(result.to_dict())
@@ -123,9 +154,7 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from hyrag.kb import KnowledgeBase
-
-    with KnowledgeBase(args.kb) as kb:
+    with _open(args) as kb:
         result = kb.search(args.question, k=args.k)
     if args.json:
         _print_json(result.to_dict())
@@ -145,11 +174,10 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from hyrag.kb import KnowledgeBase
     from hyrag.settings import Settings
 
     settings = Settings(answer_use_search=not args.no_search)
-    with KnowledgeBase(args.kb, settings=settings) as kb:
+    with _open(args, settings=settings) as kb:
         answer = kb.ask(args.question, trust=args.trust)
     if args.json:
         _print_json(answer.to_dict())
@@ -164,11 +192,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from hyrag.answer.audit import replay
-    from hyrag.kb import KnowledgeBase
-
-    with KnowledgeBase(args.kb, read_only=True) as kb:
-        events = replay(kb.store, args.id)
+    with _open(args, read_only=True) as kb:
+        events = kb.audit(args.id)  # needs the audit.read action
     if not events:
         raise HyragError(f"no audit events for request {args.id!r}")
     if args.json:
@@ -200,6 +225,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
             line += f" triggered={p.get('triggered')} stop={p.get('stop_reason')}"
         elif ev["kind"] == "answer":
             line += f" {p.get('decision')}: {p.get('text')}"
+        elif ev["kind"] == "policy.verdict":
+            line += (f" {p.get('action')} by {p.get('subject')}: {p.get('effect')} "
+                     f"rule {p.get('rule_id')} (policy {p.get('policy_version')})"
+                     + (f" — {p.get('note')}" if p.get("note") else ""))
+        elif ev["kind"] == "policy.scope":
+            line += (f" {len(p.get('allowed_sources', []))} source(s) allowed, "
+                     f"{len(p.get('step_up_sources', []))} need an attestation")
+        elif ev["kind"] == "context_pack":
+            line += (f" {len(p.get('claims', []))} claim(s) entered synthesis under policy "
+                     f"{p.get('policy_version')}")
+            for c in p.get("claims", []):
+                line += (f"\n      {c.get('claim_id')} [{c.get('score')}] {c.get('source')} "
+                         f"{c.get('locator')}: {c.get('text')}")
         print(line)
     return 0
 
@@ -222,6 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="knowledge-base folder (default: $HYRAG_KB or ./hyrag_kb)")
         if json_flag:
             sp.add_argument("--json", action="store_true", help="print JSON")
+        sp.add_argument("--as", dest="as_subject", metavar="SUBJECT",
+                        default=os.environ.get("HYRAG_SUBJECT"),
+                        help="act as this policy subject (default $HYRAG_SUBJECT)")
+        sp.add_argument("--policy", metavar="FILE", default=None,
+                        help="policy file (default: policy.toml in the knowledge-base folder; "
+                        "none: single local owner, everything allowed)")
+        sp.add_argument("--attest", metavar="TEXT", default=None,
+                        help="attestation for a STEP_UP verdict (recorded in the audit log)")
 
     sp = sub.add_parser("ingest", help="ingest files or folders (CSV, XLSX, PDF, TXT, MD)")
     sp.add_argument("paths", nargs="+")
@@ -229,7 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report a failing file and continue with the others")
     sp.add_argument("--no-vectors", action="store_true",
                     help="skip embedding now (done at the first search instead)")
-    sp.add_argument("--tenant", default="default")
+    sp.add_argument("--tenant", default=None,
+                    help="tenant of the new sources (default: the subject's own)")
     sp.add_argument("--classification", default="internal",
                     choices=["public", "internal", "confidential", "restricted"])
     common(sp)
@@ -237,6 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("schema", help="show the inferred schemas and the adjustments made")
     sp.add_argument("--table", default=None)
+    sp.add_argument("--suggestions", action="store_true",
+                    help="reclassifications the schema-evolution tracker proposes")
     common(sp)
     sp.set_defaults(func=cmd_schema)
 
@@ -317,10 +366,29 @@ def _bench_answers():  # noqa: ANN202
     return answers
 
 
+def _bench_policy():  # noqa: ANN202
+    from hyrag.bench import policy
+
+    return policy
+
+
+def _bench_tatqa():  # noqa: ANN202
+    from hyrag.bench import tatqa
+
+    return tatqa
+
+
+def _bench_wtq():  # noqa: ANN202
+    from hyrag.bench import wtq
+
+    return wtq
+
+
 BENCHES: dict[str, Callable[[], object]] = {
     "ingest": _bench_ingest, "ecr": _bench_ecr,
     "retrieval": _bench_retrieval, "latency": _bench_latency,
-    "answers": _bench_answers,
+    "answers": _bench_answers, "policy": _bench_policy,
+    "tatqa": _bench_tatqa, "wtq": _bench_wtq,
 }
 
 

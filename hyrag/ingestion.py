@@ -299,12 +299,16 @@ class Ingestor:
                 )
                 names: list[str] = []
                 total = 0
+                # issue 8: claim and item ids are per tenant too. The default tenant keeps the
+                # contract's ids (sha256 of the file); another tenant's copy of the same file is
+                # another source with its own ids, so no id, link or counter is shared.
+                id_sha = sha if tenant == "default" else content_id(tenant, sha, n=64)
                 for t in parsed.tables:
                     table_name = self._table_name(t, reused)
                     names.append(table_name)
-                    total += self._write_table(t, table_name, sha, source_id, name, now)
+                    total += self._write_table(t, table_name, id_sha, source_id, name, now)
                     self._step(f"table:{table_name}")
-                total += self._write_text_claims(parsed, sha, source_id, name)
+                total += self._write_text_claims(parsed, id_sha, source_id, name)
                 self._step("text")
                 for old_id, _ in prev:
                     con.execute(
@@ -314,7 +318,7 @@ class Ingestor:
                         "WHERE n.source_id = ? AND o.source_id = ?",
                         [source_id, old_id],
                     )
-                links = self._link_conflicts(source_id)
+                links = self._link_conflicts(source_id, tenant)
                 self._step("links")
         except HyragError:
             raise
@@ -507,7 +511,7 @@ class Ingestor:
             )
         return len(rows)
 
-    def _link_conflicts(self, source_id: str) -> int:
+    def _link_conflicts(self, source_id: str, tenant: str = "default") -> int:
         """Same entity, attribute and period in another source: support or contradiction.
 
         Two values agree when they are equal at the precision the less precise of them was
@@ -533,6 +537,8 @@ class Ingestor:
              AND lower(trim(n.attribute)) = lower(trim(o.attribute))
              AND n.time_key = o.time_key
             WHERE n.source_id = {lit(source_id)}
+              -- issue 8: tenants never corroborate or contradict each other
+              AND o.source_id IN (SELECT source_id FROM sources WHERE tenant = {lit(tenant)})
               -- issue 3: a document's narrative restating its own table is checked too
               -- (text -> cell inside the new source), not only claims of other sources
               AND (o.source_id <> {lit(source_id)} OR (n.kind = 'text' AND o.kind = 'cell'))
@@ -554,6 +560,8 @@ class Ingestor:
               ON lower(trim(n.entity)) = lower(trim(o.entity))
              AND lower(trim(n.attribute)) = lower(trim(o.attribute))
             WHERE (n.source_id = {lit(source_id)} OR o.source_id = {lit(source_id)})
+              AND n.source_id IN (SELECT source_id FROM sources WHERE tenant = {lit(tenant)})
+              AND o.source_id IN (SELECT source_id FROM sources WHERE tenant = {lit(tenant)})
               AND n.claim_id <> o.claim_id AND NOT n.superseded AND NOT o.superseded
               AND n.kind = 'text' AND starts_with(n.text, '[negated] ')
               AND o.kind IN ('cell', 'text') AND NOT starts_with(o.text, '[negated] ')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 from collections.abc import Callable, Iterable
@@ -25,10 +26,22 @@ class KnowledgeBase:
         *,
         settings: Settings | None = None,
         read_only: bool = False,
+        subject: str | None = None,
+        policy: object = None,
+        attestation: str | None = None,
+        llm: object = None,
     ) -> None:
+        from hyrag.policy import Enforcer, find_policy
+
         self.path = Path(path if path is not None else default_kb_path())
         self.settings = settings or Settings()
+        # Governance (issue 8): `policy.toml` in the folder, or `policy=` (a path or a Policy);
+        # none -> the single local owner with everything allowed (said so in the audit record).
+        policy_obj = find_policy(self.path, policy)
         self.store = Store(self.path, read_only=read_only)
+        self.pep = Enforcer(self.store, policy_obj, subject, attestation)
+        self._grant = None  # the active request's Grant (set by `_request`)
+        self._readers: dict = {}
         self._ingestor = Ingestor(self.store, self.settings)
         self._horizon = None
         # Vectors are written after the DuckDB transaction, lazily by default: at the first
@@ -37,6 +50,22 @@ class KnowledgeBase:
         # ingests (tests, bulk loads, the ingest benchmark) never search. Set True to index
         # after every ingest.
         self.index_on_ingest = False
+        # The LLM route (issue 9): an `hyrag.llm.LLMClient`, or None -> built from the
+        # environment the first time a step named in `settings.llm_steps` needs it.
+        self._llm = llm
+
+    @property
+    def llm(self):  # noqa: ANN201 - hyrag.llm.LLMClient | None
+        """The LLM client the steps in `settings.llm_steps` use; None when no step is named
+        or no endpoint is configured (the offline route runs, CONTRACT.md environment)."""
+        if self._llm is None and self.settings.llm_steps:
+            from hyrag.llm import LLMClient, LLMNotConfigured
+
+            try:
+                self._llm = LLMClient.from_env(self.settings)
+            except LLMNotConfigured:
+                self._llm = False
+        return self._llm or None
 
     # -- context management ----------------------------------------------------------------
     def close(self) -> None:
@@ -51,19 +80,96 @@ class KnowledgeBase:
     def __repr__(self) -> str:
         return f"KnowledgeBase({str(self.path)!r})"
 
+    # -- governance (issue 8) -----------------------------------------------------------------
+    @property
+    def policy(self):  # noqa: ANN201 - hyrag.policy.Policy | None
+        return self.pep.policy
+
+    def as_subject(self, subject: str | None, *, attestation: str | None = None,
+                   policy: object = ...) -> KnowledgeBase:
+        """The same open knowledge base (store, indices) acting for another subject."""
+        import copy
+
+        from hyrag.policy import Enforcer, find_policy
+
+        self.horizon  # noqa: B018 - build once, share with the copy
+        kb = copy.copy(self)
+        pol = self.pep.policy if policy is ... else find_policy(self.path, policy)
+        kb.pep = Enforcer(self.store, pol, subject, attestation)
+        kb._grant = None
+        kb._readers = {}
+        return kb
+
+    @contextlib.contextmanager
+    def _request(self, action: str, *, grant=None, **detail: object):  # noqa: ANN001, ANN202
+        """One governed request: verdicts decided and written in one batch before the body
+        runs; a call inside an active request (kb.search inside kb.ask) reuses its grant."""
+        if self._grant is not None:
+            yield self._grant
+            return
+        if grant is None:
+            grant = self.pep.authorize(action, detail=detail)
+        self._grant = grant
+        try:
+            yield grant
+        finally:
+            self._grant = None
+            self._readers.clear()
+
+    @property
+    def reader(self):  # noqa: ANN201 - Store or hyrag.policy.views.GovernedStore
+        """The store as the active request's subject sees it (views over allowed sources)."""
+        g = self._grant
+        if g is None:
+            if self.pep.governed:
+                raise HyragError("this knowledge base is governed by a policy: read it through "
+                                 "kb.search / kb.ask / kb.sql, which decide first")
+            return self.store
+        if g.unrestricted:
+            return self.store
+        r = self._readers.get(g.request_id)
+        if r is None:
+            from hyrag.policy.views import GovernedStore
+
+            r = self._readers[g.request_id] = GovernedStore(self.store, g.allowed_sources,
+                                                            g.allowed_tables)
+        return r
+
+    def audit_trail(self):  # noqa: ANN201 - hyrag.answer.audit.AuditTrail
+        """The answer's audit trail, continuing the active request the PEP opened."""
+        from hyrag.answer.audit import AuditTrail
+        from hyrag.answer.contextpack import GovernedTrail
+
+        return GovernedTrail(self._grant) if self._grant is not None else AuditTrail()
+
+    def audit(self, request_id: str) -> list[dict]:
+        """The audit events of one request (needs the `audit.read` action)."""
+        from hyrag.answer.audit import replay
+
+        with self._request("audit.read", request=request_id):
+            return replay(self.store, request_id)
+
+    def _repr_html_(self) -> str:  # notebooks: sources, tables with roles, claims, embeddings
+        from hyrag.display import kb_html
+
+        return kb_html(self)
+
     # -- ingestion -------------------------------------------------------------------------
     def ingest(
         self,
         source: str | os.PathLike[str] | pd.DataFrame,
         *,
         name: str | None = None,
-        tenant: str = "default",
+        tenant: str | None = None,
         classification: str = "internal",
         effective_date: dt.date | None = None,
         authority: int | None = None,
     ) -> IngestReport:
         """Ingest one file or DataFrame. Same content again is a no-op; a changed file at the
         same path supersedes its previous version. Raises IngestFailed (store unchanged)."""
+        tenant, classification = self._authorize_ingest(
+            name or (source if isinstance(source, str | os.PathLike) else ""), tenant,
+            classification)
         if isinstance(source, pd.DataFrame):
             if not name:
                 raise IngestFailed("a DataFrame needs name= (it becomes the table name)")
@@ -103,13 +209,28 @@ class KnowledgeBase:
         return reports, errors
 
     def ingest_text(
-        self, texts: str | list[str], *, source: str, tenant: str = "default",
+        self, texts: str | list[str], *, source: str, tenant: str | None = None,
         classification: str = "internal",
     ) -> IngestReport:
+        tenant, classification = self._authorize_ingest(source, tenant, classification)
         items = [texts] if isinstance(texts, str) else list(texts)
         return self._index_vectors(self._ingestor.ingest_texts(
             items, source, tenant=tenant, classification=classification
         ))
+
+    def _authorize_ingest(self, name: object, tenant: str | None,
+                          classification: str) -> tuple[str, str]:
+        """`ingest` is decided for the new source (tenant, classification, name); the tenant
+        defaults to the subject's own."""
+        from hyrag.policy import Resource
+
+        tenant = tenant or self.pep.subject.tenant
+        if self._grant is None:
+            self.pep.authorize("ingest", resource=Resource(
+                "source", Path(str(name)).name, tenant, classification),
+                detail={"source": str(name), "tenant": tenant,
+                        "classification": classification})
+        return tenant, classification
 
     # -- retrieval (Horizon) -----------------------------------------------------------------
     @property
@@ -144,10 +265,17 @@ class KnowledgeBase:
         """Ranked claims for a question, each with its per-strategy ranks and similarities and
         the fused RRF score; `.best_strategy` names the strategy that scored best. Sources
         outside `allowed_sources` are excluded inside candidate generation."""
-        from hyrag.embed import EmbeddingError
-
         if k < 1:
             raise HyragError(f"k must be >= 1, got {k}")
+        with self._request("search", question=question, k=k) as grant:
+            if grant.governed:  # the entitlement pre-filter, inside candidate generation
+                allowed_sources = grant.allowed_sources if allowed_sources is None else (
+                    grant.allowed_sources & frozenset(allowed_sources))
+            return self._search(question, k, allowed_sources, strategies, expand)
+
+    def _search(self, question, k, allowed_sources, strategies, expand):  # noqa: ANN001, ANN202
+        from hyrag.embed import EmbeddingError
+
         try:
             return self.horizon.search(question, k, allowed_sources=allowed_sources,
                                        strategies=strategies, expand=expand)
@@ -165,7 +293,8 @@ class KnowledgeBase:
 
         if not isinstance(question, str) or not question.strip():
             raise HyragError("ask needs a non-empty question")
-        return AnswerEngine(self).ask(question, trust=trust, as_of=as_of)
+        with self._request("ask", question=question, trust=trust):
+            return AnswerEngine(self).ask(question, trust=trust, as_of=as_of)
 
     def ask_stream(self, question: str, trust: str = "balanced", as_of: object = None):  # noqa: ANN201
         """Yield the answer's stage events (route, horizon count, each commitment and gap, each
@@ -190,29 +319,32 @@ class KnowledgeBase:
             sql += "WHERE s.table_name = ? "
             params.append(table)
         sql += "ORDER BY s.table_name, s.position"
-        return self.store.con.cursor().execute(sql, params).df()
+        return self._read("schema", sql, params)
 
     def adjustments(self) -> pd.DataFrame:
         """Every reclassification the SchemaFeedbackLoop made, with its reason."""
-        return self.store.con.cursor().execute(
+        return self._read(
+            "schema",
             "SELECT a.table_name, a.column_name, a.from_role, a.to_role, a.reason, a.stage "
             "FROM schema_adjustments a JOIN kb_tables t USING (table_name, source_id) "
             "ORDER BY 1, 2"
-        ).df()
+        )
 
     def tables(self) -> pd.DataFrame:
-        return self.store.con.cursor().execute(
+        return self._read(
+            "schema",
             "SELECT t.table_name, s.name AS source, t.sheet, t.page, t.n_rows, t.melted, "
             "(SELECT count(*) FROM claims c WHERE c.table_name = t.table_name "
             " AND c.source_id = t.source_id) AS claims "
             "FROM kb_tables t JOIN sources s USING (source_id) ORDER BY 1"
-        ).df()
+        )
 
     def sources(self) -> pd.DataFrame:
-        return self.store.con.cursor().execute(
+        return self._read(
+            "schema",
             "SELECT source_id, name, kind, version, status, tenant, classification, bytes, "
             "ingested_at FROM sources ORDER BY ingested_at, name"
-        ).df()
+        )
 
     def claims(
         self, *, entity: str | None = None, attribute: str | None = None,
@@ -230,29 +362,72 @@ class KnowledgeBase:
             + (" WHERE " + " AND ".join(where) if where else "")
             + f" ORDER BY table_name, row_num, column_name LIMIT {int(limit)}"
         )
-        return self.store.con.cursor().execute(sql, params).df()
+        return self._read("search", sql, params)
 
     def conflicts(self) -> pd.DataFrame:
-        """Pairs of current claims from different sources that disagree."""
-        return self.store.con.cursor().execute(
+        """Pairs of current claims from different sources that disagree (under a policy: only
+        pairs whose both claims the subject may see)."""
+        return self._read(
+            "search",
             "SELECT a.entity, a.attribute, a.time_key, a.value_text AS value_a, a.file AS file_a,"
             " a.locator AS locator_a, b.value_text AS value_b, b.file AS file_b, "
             "b.locator AS locator_b FROM claim_links l JOIN claims a ON a.claim_id = l.src "
             "JOIN claims b ON b.claim_id = l.dst WHERE l.kind = 'contradicts' "
             "AND NOT a.superseded AND NOT b.superseded ORDER BY 1, 2, 3"
-        ).df()
+        )
+
+    def _read(self, action: str, sql: str, params: list | tuple = ()) -> pd.DataFrame:
+        """An inspection query, decided as `action` and run over the subject's views."""
+        with self._request(action):
+            return self.reader.con.cursor().execute(sql, list(params)).df()
 
     # -- SQL route -------------------------------------------------------------------------
     def sql(self, query: str, *, row_cap: int | None = None,
             timeout_s: float | None = None) -> QueryResult:
-        """One read-only statement over this knowledge base's tables (guarded, capped)."""
-        guarded = check_sql(query, self.store.readable_tables())
-        return run_query(
-            self.store.con,
-            guarded,
-            row_cap=row_cap or self.settings.sql_row_cap,
-            timeout_s=timeout_s or self.settings.sql_timeout_s,
-        )
+        """One read-only statement over this knowledge base's tables (guarded, capped).
+
+        Under a policy: the statement is checked against the subject's tables (typed tables of
+        allowed sources and the engine tables as per-subject views), the tables it reads (from
+        the sqlglot AST) are written with the verdicts in one batch, and it runs over TEMP views
+        filtered to the allowed sources (`hyrag.policy.views`)."""
+        from hyrag.errors import SqlRejected
+        from hyrag.policy import StepUpRequired
+        from hyrag.policy.views import GOVERNED_ENGINE_TABLES
+
+        active = self._grant
+        grant = active if active is not None else self.pep.plan("sql", detail={"sql": query})
+        if grant.unrestricted:
+            readable = self.store.readable_tables()
+        else:
+            readable = sorted(grant.allowed_tables | grant.step_up_tables) + [
+                t for t in GOVERNED_ENGINE_TABLES if t in self.store.readable_tables()]
+        try:
+            guarded = check_sql(query, readable)
+        except SqlRejected as e:
+            if active is None:
+                grant.detail["rejected"] = e.reason
+                self.pep.record(grant)
+                self.pep.enforce(grant)
+            raise
+        if active is None:
+            grant.detail["tables"] = sorted(guarded.tables)
+            self.pep.record(grant)
+            self.pep.enforce(grant)
+        step = guarded.tables & {t.lower() for t in grant.step_up_tables}
+        if step:
+            v = next(v for sid, v in grant.source_verdicts.items()
+                     if sid in grant.step_up_sources)
+            raise StepUpRequired(
+                f"reading {', '.join(sorted(step))} needs an attestation (rule {v.rule_id}, "
+                f"policy {v.policy_version}): pass attestation= or --attest TEXT",
+                verdict=v, action="sql", request_id=grant.request_id)
+        with self._request("sql", grant=grant):
+            return run_query(
+                self.reader.con,
+                guarded,
+                row_cap=row_cap or self.settings.sql_row_cap,
+                timeout_s=timeout_s or self.settings.sql_timeout_s,
+            )
 
 
 class AnswerEngineProxy:
@@ -262,7 +437,8 @@ class AnswerEngineProxy:
 
         if not isinstance(question, str) or not question.strip():
             raise HyragError("ask needs a non-empty question")
-        return AnswerEngine(kb).ask(question, trust=trust, as_of=as_of, on_event=sink)
+        with kb._request("ask", question=question, trust=trust):
+            return AnswerEngine(kb).ask(question, trust=trust, as_of=as_of, on_event=sink)
 
 
 def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

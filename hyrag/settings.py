@@ -43,6 +43,15 @@ class Settings:
     fiscal_year_start_month: int = 1  # fiscal years are calendar years unless told otherwise
     # --- Answering (seed 003, section 4.3) ---
     crag_retries: int = 2  # CRAG correction attempts at most
+    # Schema-evolution tracker (seed 003, 4.3): failures per column before a reclassification
+    # is proposed (`hyrag schema --suggestions`).
+    tracker_threshold: int = 3
+    # Calibrated abstention (seed 003, 4.3): below this confidence the engine abstains, one
+    # threshold per trust mode (verify/abstain.py; `hyrag bench tatqa` calibrates it on one
+    # half of TAT-QA dev and reports the other half's reliability table).
+    abstain_threshold_strict: float = 0.70
+    abstain_threshold_balanced: float = 0.50
+    abstain_threshold_exploratory: float = 0.30
     # Use the retrieval ensemble (kb.search) as the Horizon beside the structural fetch of the
     # parsed question (seed 000 section IV.B: the Horizon is high recall; the Warrant decides).
     # False: structural only (no embedding model needed; tests and read-only folders).
@@ -50,6 +59,16 @@ class Settings:
     # --- SQL route ---
     sql_row_cap: int = 1000
     sql_timeout_s: float = 10.0
+    # --- LLM route (issue 9; hyrag/llm). Offline stays the default: a step runs on the LLM
+    # only when named here ("warrant", "hypotheses", "hyde", "rerank", "text2sql", "claims",
+    # "synthesis", or "all") and a client is configured (HYRAG_LLM_BASE_URL, HYRAG_LLM_MODEL,
+    # HYRAG_LLM_API_KEY else OPENAI_API_KEY). A failing step falls back to its offline twin.
+    llm_steps: tuple[str, ...] = ()
+    llm_call_limit: int = 8  # Warrant loop: at most this many tool calls (seed 000 IV.C)
+    llm_timeout_s: float = 60.0  # per request
+    llm_max_retries: int = 2  # retries of a transient failure, with exponential backoff
+    llm_max_tokens: int = 512
+    llm_temperature: float = 0.0
 
     def __post_init__(self) -> None:
         for name in (
@@ -64,6 +83,9 @@ class Settings:
             "conf_text",
             "ecr_p_support",
             "ecr_p_other",
+            "abstain_threshold_strict",
+            "abstain_threshold_balanced",
+            "abstain_threshold_exploratory",
         ):
             v = getattr(self, name)
             if not isinstance(v, int | float) or not 0.0 <= v <= 1.0:
@@ -77,6 +99,7 @@ class Settings:
             "sql_row_cap",
             "categorical_max_distinct",
             "crag_retries",
+            "tracker_threshold",
         ):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < (0 if name == "crag_retries" else 1):
@@ -85,6 +108,20 @@ class Settings:
             raise SettingsError(f"ecr_epsilon must be >= 0 bits, got {self.ecr_epsilon!r}")
         if self.ecr_lambda < 0:
             raise SettingsError(f"ecr_lambda must be >= 0, got {self.ecr_lambda!r}")
+        from hyrag.llm.steps import STEPS
+
+        bad = sorted(set(self.llm_steps) - set(STEPS) - {"all"})
+        if isinstance(self.llm_steps, str) or bad:
+            raise SettingsError(f"llm_steps must be a tuple of {STEPS} or ('all',), got "
+                                f"{self.llm_steps!r}")
+        for name in ("llm_call_limit", "llm_max_tokens"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise SettingsError(f"{name} must be a positive integer, got {v!r}")
+        if not isinstance(self.llm_max_retries, int) or self.llm_max_retries < 0:
+            raise SettingsError(f"llm_max_retries must be >= 0, got {self.llm_max_retries!r}")
+        if self.llm_timeout_s <= 0:
+            raise SettingsError(f"llm_timeout_s must be > 0 seconds, got {self.llm_timeout_s!r}")
         if self.sql_timeout_s <= 0:
             raise SettingsError(f"sql_timeout_s must be > 0 seconds, got {self.sql_timeout_s!r}")
         if not 1 <= self.fiscal_year_start_month <= 12:

@@ -9,6 +9,7 @@ an older HyRAG opens in a newer one.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -21,7 +22,7 @@ import duckdb
 from hyrag.errors import StoreError
 
 DB_FILE = "hyrag.duckdb"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Claims and items carry content-hash ids and no PRIMARY KEY: an ART index over a million random
 # hashes costs more at ingest than it saves, and ids are unique by construction (tested).
@@ -37,6 +38,7 @@ ENGINE_TABLES = (
     "claim_links",
     "relations",
     "audit",
+    "schema_evolution",
 )
 ENGINE_VIEWS = ("attributes",)
 
@@ -163,8 +165,21 @@ CREATE OR REPLACE VIEW attributes AS
     FROM claims WHERE kind = 'cell';
 """
 
+# 2: the schema-evolution tracker (issue 7): verification failures per column, persisted.
+_MIGRATION_2 = """
+CREATE TABLE IF NOT EXISTS schema_evolution (
+    table_name VARCHAR NOT NULL,
+    column_name VARCHAR NOT NULL,
+    failures INTEGER NOT NULL,
+    last_reason VARCHAR,
+    proposal VARCHAR,
+    created_at TIMESTAMP,
+    updated_at TIMESTAMP
+);
+"""
+
 # Migration n turns version n-1 into version n. Append only; never edit a released step.
-MIGRATIONS: dict[int, str] = {1: _MIGRATION_1}
+MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2}
 
 
 def content_id(*parts: object, n: int = 16) -> str:
@@ -209,7 +224,10 @@ class Store:
         """No file, network or extension access from here on, and nobody can turn it back on."""
         from hyrag.sql.execute import harden_connection
 
-        self.con.execute("SET enable_progress_bar = false")
+        # Inside a Jupyter kernel without ipywidgets DuckDB refuses to touch this setting at all
+        # (even to turn it off); there the bar is off already.
+        with contextlib.suppress(duckdb.Error):
+            self.con.execute("SET enable_progress_bar = false")
         harden_connection(self.con)
 
     def close(self) -> None:

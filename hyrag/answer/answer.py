@@ -49,5 +49,38 @@ class Answer:
     def __str__(self) -> str:
         return self.text
 
+    def gaps_frame(self) -> pd.DataFrame:
+        """The Knowledge Gaps as a DataFrame (entity, attribute, period, reason)."""
+        return pd.DataFrame(list(self.gaps), columns=["entity", "attribute", "period", "reason"])
+
+    def entropy_trace(self) -> list[float]:
+        """H (bits) per step of the ECR run, starting with H0; empty when ECR did not run."""
+        from hyrag.display import entropy_trace_of
+
+        return entropy_trace_of(self.ecr)
+
+    def plot_entropy(self, *, epsilon: float | None = None):  # noqa: ANN201 - a matplotlib Figure
+        """The ECR entropy trajectory of this answer (seed 003 Figure 3 for one question) as a
+        matplotlib Figure on the Agg canvas; needs the `plot` extra. Raises ValueError when ECR
+        did not run for this answer."""
+        from hyrag.display.plots import EPSILON, entropy_trace
+
+        trace = self.entropy_trace()
+        if not trace:
+            raise ValueError("ECR did not run for this answer: no entropy trace to plot")
+        sources = {e.get("claim_id"): e.get("source") for e in self.evidence}
+        labels = [sources.get(s.get("claim_id"), s.get("claim_id"))
+                  for s in (self.ecr or {}).get("trace", ())]
+        return entropy_trace(trace, epsilon=EPSILON if epsilon is None else epsilon,
+                             title=f"ECR: {self.ecr.get('stop_reason', '')}" if self.ecr else None,
+                             labels=labels if len(labels) == len(trace) - 1 else None)
+
     def _repr_markdown_(self) -> str:  # notebooks
-        return self.brief
+        from hyrag.display import answer_markdown
+
+        return answer_markdown(self)
+
+    def _repr_html_(self) -> str:  # notebooks: decision and verdict first, then the sections
+        from hyrag.display import answer_html
+
+        return answer_html(self)

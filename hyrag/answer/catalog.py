@@ -144,6 +144,7 @@ class Catalog:
 
 
 _CACHE: dict[tuple, Catalog] = {}
+_CACHE_SIZE = 4
 
 
 def generation(con) -> tuple:  # noqa: ANN001
@@ -158,7 +159,8 @@ def load_catalog(store) -> Catalog:  # noqa: ANN001
     cat = _CACHE.get(key)
     if cat is None:
         cat = _build(con)
-        _CACHE.clear()
+        while len(_CACHE) >= _CACHE_SIZE:  # a few: one per subject's view (issue 8)
+            _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = cat
     return cat
 

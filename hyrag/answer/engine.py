@@ -37,12 +37,46 @@ class AnswerEngine:
     # -- public ------------------------------------------------------------------------------
     def ask(self, question: str, trust: str = "balanced", as_of: object = None, *,
             on_event: Callable[[Event], None] | None = None) -> Answer:
+        """Answer, verify, and on a weak or failed verification rewrite toward the verifier's
+        named gap and retry at most `crag_retries` times (CRAG, `hyrag.answer.crag`); each
+        failure is counted per column by the schema-evolution tracker."""
+        from hyrag.answer import crag
+        from hyrag.answer.grounding import failing_columns
+        from hyrag.answer.tracker import SchemaEvolutionTracker
+
+        tracker = SchemaEvolutionTracker(self.kb.store, self.settings.tracker_threshold)
+
+        def attempt(q: str, trace: list[dict]) -> Answer:
+            return self._ask_once(q, trust, as_of, on_event=on_event, crag_trace=trace,
+                                  original=question)
+
+        def on_failure(a: Answer, rep: dict) -> None:  # the last attempt's committed facts
+            for table, col, why in failing_columns(rep, self._last_facts):
+                tracker.record(table, col, why)
+
+        res = crag.run(question, attempt, lambda a: a.verification,
+                       lambda a: a.requirements, retries=self.settings.crag_retries,
+                       on_failure=on_failure)
+        ans = res.answer
+        if len(res.attempts) > 1:
+            from dataclasses import replace
+
+            ans = replace(ans, verification={**ans.verification, "crag": {
+                "attempts": [a.to_dict() for a in res.attempts], "stop": res.stop}})
+        return ans
+
+    def _ask_once(self, question: str, trust: str = "balanced", as_of: object = None, *,
+                  on_event: Callable[[Event], None] | None = None,
+                  crag_trace: list[dict] | None = None, original: str = "") -> Answer:
         t0 = time.perf_counter()
         mode = parse_trust(trust)
-        trail = AuditTrail()
+        # issue 8: the trail continues the request the PEP opened (verdicts already written)
+        trail = self.kb.audit_trail() if hasattr(self.kb, "audit_trail") else AuditTrail()
         emit = _emitter(trail, on_event)
+        self._emit = emit  # the LLM steps record their calls and fallbacks here (issue 9)
         store = self.kb.store
-        cat = load_catalog(store)
+        reader = getattr(self.kb, "reader", store)  # the subject's views (issue 8)
+        cat = load_catalog(reader)
         parsed = parse(question, cat,
                        fiscal_year_start_month=self.settings.fiscal_year_start_month)
         route = choose_route(parsed)
@@ -59,14 +93,15 @@ class AnswerEngine:
         requirements = [] if parsed.clarify else reqs_mod.build(parsed, route, cat)
         emit("requirements", {"requirements": [r.to_dict() for r in requirements]})
         commitments = CommitmentStore()
-        gate = WarrantGate(store.con, cat, commitments, top_k=self.settings.warrant_top_k,
+        gate = WarrantGate(reader.con, cat, commitments, top_k=self.settings.warrant_top_k,
                            horizon=horizon, sql_runner=self._sql_runner(parsed, cat),
                            exploratory=mode.value == "exploratory", horizon_fn=lazy,
                            as_of=as_of)
         verdicts: list[Verdict] = []
+        llm_verdicts = self._llm_warrant(question, requirements, gate, horizon, cat)
         for r in requirements:
             try:
-                v = gate.evaluate(r)
+                v = llm_verdicts.get(r.rid) or gate.evaluate(r)
             except KnowledgeGapRefused as e:  # KGRR: the pair is a gap already; no new search
                 v = Verdict(r, "absent", (), str(e))
             verdicts.append(v)
@@ -79,8 +114,25 @@ class AnswerEngine:
                     emit("gap", g.to_dict())
         emit("warrant", {"verdicts": [v.to_dict() for v in verdicts],
                          "searches": gate.log.searches, "rejected": gate.log.rejected[:50]})
+        self.last_table_answer = None
+        if not any(v.support in ("direct", "conflicting") for v in verdicts):
+            # a row-label table question the schema parser could not map (tableqa.py)
+            from dataclasses import replace as _replace
+
+            from hyrag.answer import tableqa
+
+            tq = tableqa.resolve(question, store.con)
+            if tq is not None:
+                requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
+                parsed = _replace(parsed, clarify=(), ranking=None)
+                self.last_table_answer = {"operation": tq.operation, "value": tq.answer,
+                                          "scale": tq.scale, "residue": tq.residue}
+                emit("tableqa", {"operation": tq.operation, "requirements": [
+                    r.to_dict() for r in requirements]})
         evidence, numbers = number_facts(commitments)
         derivations = self._derive(parsed, verdicts, commitments, numbers)
+        if self.last_table_answer is not None:
+            derivations = [_renumber(d, numbers) for d in tq.derivations]
         ecr_out = self._ecr(question, route, verdicts, commitments, emit)
         clarify_reason = "; ".join(parsed.clarify)
         several = [v for v in verdicts if v.support == "partial" and not v.requirement.period
@@ -89,22 +141,48 @@ class AnswerEngine:
             clarify_reason = f"{several[0].requirement.label()} — {several[0].limit}"
         dr = draft(verdicts, commitments, derivations, clarify_reason=clarify_reason,
                    ranking=bool(parsed.group_by))
+        if self.last_table_answer and self.last_table_answer["operation"] in ("argmax",
+                                                                              "argmin"):
+            word = "largest" if self.last_table_answer["operation"] == "argmax" else "smallest"
+            dr = dr.__class__((*dr.sentences, f"{requirements[0].entity} was {word} in "
+                               f"{self.last_table_answer['value']}."), dr.evidence,
+                              dr.conflicts, dr.numbers)
+        dr = self._llm_synthesis(question, dr, commitments, derivations)
         text = " ".join(dr.sentences)
         periods = [r.period or "" for r in requirements] + [
             p for v in verdicts for p in v.periods_available]
         verification = check(text, commitments.facts, derivations, periods,
-                             extra=[float(parsed.ranking[1])] if parsed.ranking else [])
-        emit("verification", verification)
+                             extra=[float(parsed.ranking[1])] if parsed.ranking else [],
+                             numbers=dr.numbers, con=reader.con)
+        self._last_facts = commitments.facts
+        if crag_trace:
+            emit("crag", {"original_question": original, "attempts": crag_trace})
         decision, reason = decide(verdicts, parsed.clarify or (
             (clarify_reason,) if several else ()), verification, mode.value)
         if mode.value == "strict" and decision == "answer" and any(
                 v.limit for v in verdicts):
             decision, reason = "needs_verification", "strict: a requirement has a stated limit"
+        verification.update(self._confidence(parsed, verdicts, commitments, verification,
+                                             mode.value))
+        emit("verification", verification)
+        if decision == "answer" and _asks_for_explanation(question):
+            decision = "abstain"
+            reason = ("the question asks for an explanation or a description, which the offline "
+                      "engine does not compose from figures; it would need the passage itself")
+        elif decision == "answer" and verification["confidence"] < verification["threshold"]:
+            decision = "abstain"
+            reason = (f"confidence {verification['confidence']:.2f} is below the "
+                      f"{mode.value} threshold {verification['threshold']:.2f}; it would need "
+                      + _needs(verdicts, commitments))
         for s in dr.sentences:
             emit("sentence", {"text": s}, audit=False)
         md = brief(question, dr, verdicts, commitments, derivations, decision, reason,
                    route.value, verification, ecr_out)
         latency = round((time.perf_counter() - t0) * 1000, 2)
+        from hyrag.answer.contextpack import context_pack
+
+        emit("context_pack", context_pack(commitments.facts, getattr(self.kb, "_grant", None),
+                                          reader))
         emit("answer", {"decision": decision, "reason": reason, "text": text,
                         "evidence": list(dr.evidence), "latency_ms": latency})
         written = trail.write(store)
@@ -120,12 +198,37 @@ class AnswerEngine:
         )
 
     # -- stages ------------------------------------------------------------------------------
+    def _confidence(self, parsed: ParsedQuestion, verdicts: list[Verdict], store,  # noqa: ANN001
+                    verification: dict, mode: str) -> dict:
+        """Calibrated abstention (verify/abstain.py): results, top similarity, a reranker
+        confidence (offline: the share of direct requirements times the verifier's score) and
+        a query-complexity penalty."""
+        import verify
+
+        facts = [f for f in store.facts]
+        direct = sum(v.support == "direct" for v in verdicts) / max(len(verdicts), 1)
+        ta = getattr(self, "last_table_answer", None)
+        unexplained = (ta["residue"] if ta else
+                       len(parsed.residual) if parsed.measure is None else 0)
+        # an amount read without its scale or unit is less certain than one that states it
+        stated = all(f.scale or f.unit or "%" in (f.value_text or "") for f in facts
+                     if f.kind != "sql") if facts else False
+        sig = verify.Signals(
+            n_results=len(facts), top_similarity=max((f.score for f in facts), default=0.0),
+            rerank_confidence=direct * float(verification.get("score") or 0.0)
+            * (1.0 if stated else 0.7),
+            complexity=verify.complexity(len(verdicts), bool(parsed.operation or ta and ta[
+                "operation"] not in ("lookup", "each")), len(parsed.periods), unexplained))
+        threshold = getattr(self.settings, f"abstain_threshold_{mode}")
+        return {"confidence": verify.confidence(sig), "threshold": threshold,
+                "signals": sig.to_dict()}
+
     def _horizon(self, question: str, route: Route, emit) -> list[dict]:  # noqa: ANN001
         if not getattr(self.settings, "answer_use_search", True) or not hasattr(self.kb, "search"):
             emit("horizon", {"strategy": "structural only", "count": 0})
             return []
         try:
-            res = self.kb.search(question, k=self.settings.horizon_max)
+            res = self.kb.search(self._hyde(question), k=self.settings.horizon_max)
         except Exception as e:  # noqa: BLE001 - retrieval is optional; the structural path stays
             emit("horizon", {"strategy": "structural only", "count": 0, "error": str(e)})
             return []
@@ -135,13 +238,14 @@ class AnswerEngine:
         if ids:
             from hyrag.answer.warrant import _COLS
 
-            cur = self.kb.store.con.cursor().execute(
+            cur = getattr(self.kb, "reader", self.kb.store).con.cursor().execute(
                 f"SELECT {_COLS} FROM claims WHERE NOT superseded AND claim_id IN "
                 f"({','.join('?' * len(ids))})", ids)
             names = [d[0] for d in cur.description]
             rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
             for r in rows:
                 r["score"] = scores.get(r["claim_id"], 0.0)
+            rows = self._rerank(question, rows)
         emit("horizon", {"strategy": res.best_strategy, "count": len(rows),
                          "candidates": [{"claim_id": r["claim_id"], "entity": r["entity"],
                                          "attribute": r["attribute"], "score": r["score"]}
@@ -174,9 +278,91 @@ class AnswerEngine:
             compiled = compile_query(cat, table, agg=agg, measure=measure, filters=filters,
                                      period=req.interval, period_key=req.period, group_by=group,
                                      order=order, limit=limit if group else None)
+            llm_sql = self._text2sql(parsed.question, cat, table)
+            if llm_sql is not None:  # the model's SQL, grounded, through the same guard
+                from dataclasses import replace as _replace
+
+                from hyrag.errors import HyragError as HyragErr
+
+                try:
+                    return _replace(compiled, sql=llm_sql), self.kb.sql(llm_sql)
+                except HyragErr as e:
+                    self._emit("llm_degraded", {"step": "text2sql", "kind": "sql",
+                                                "reason": str(e)[:300]})
             result = self.kb.sql(compiled.sql)
             return compiled, result
         return run
+
+    # -- the LLM route (issue 9): each step only when settings name it and a client exists;
+    # every failure falls back to the offline twin with the reason in the audit record ------
+    def _llm_on(self, step: str):  # noqa: ANN202
+        from hyrag.llm.steps import enabled
+
+        if not getattr(self.settings, "llm_steps", ()):
+            return None
+        client = getattr(self.kb, "llm", None)
+        return client if enabled(self.settings, step, client) else None
+
+    def _llm_warrant(self, question: str, requirements, gate, horizon, cat) -> dict:  # noqa: ANN001
+        client = self._llm_on("warrant")
+        if client is None or not requirements:
+            return {}
+        from hyrag.llm.warrant_loop import WarrantLoop
+
+        loop = WarrantLoop(client, gate, call_limit=self.settings.llm_call_limit, cat=cat,
+                           emit=self._emit)
+        return loop.run(question, list(requirements), horizon).verdicts
+
+    def _llm_synthesis(self, question: str, dr, store, derivations):  # noqa: ANN001, ANN202
+        client = self._llm_on("synthesis")
+        if client is None or not store.facts:
+            return dr
+        from hyrag.llm.steps import run_step, synthesize_llm
+
+        return run_step("synthesis", lambda: synthesize_llm(client, question, store,
+                                                            derivations, dr),
+                        lambda: dr, self._emit)
+
+    def _hyde(self, question: str) -> str:
+        client = self._llm_on("hyde")
+        if client is None:
+            return question
+        from hyrag.llm.steps import hyde_llm, run_step
+
+        extra = run_step("hyde", lambda: hyde_llm(client, question), lambda: "", self._emit)
+        return f"{question} {extra}".strip()
+
+    def _rerank(self, question: str, rows: list[dict]) -> list[dict]:
+        client = self._llm_on("rerank")
+        if client is None or len(rows) < 2:
+            return rows
+        from hyrag.llm.steps import rerank_llm, rerank_offline, run_step
+
+        rk = run_step("rerank", lambda: rerank_llm(client, question, rows),
+                      lambda: rerank_offline(rows), self._emit)
+        self._emit("rerank", {"by": rk.by, "confidence": rk.confidence,
+                              "order": list(rk.ids)})
+        pos = {cid: i for i, cid in enumerate(rk.ids)}
+        return sorted(rows, key=lambda r: pos.get(str(r["claim_id"]), len(pos)))
+
+    def _hypotheses(self):  # noqa: ANN202
+        import ecr
+
+        client = self._llm_on("hypotheses")
+        if client is None:
+            return ecr.CompetingValueGenerator()
+        from hyrag.llm.steps import LLMHypothesisGenerator
+
+        return LLMHypothesisGenerator(client, ecr.CompetingValueGenerator(), record=self._emit)
+
+    def _text2sql(self, question: str, cat, table: str) -> str | None:  # noqa: ANN001
+        client = self._llm_on("text2sql")
+        if client is None or not question:
+            return None
+        from hyrag.llm.steps import run_step, text2sql_llm
+
+        return run_step("text2sql", lambda: text2sql_llm(client, question, cat, table),
+                        lambda: None, self._emit)
 
     def _derive(self, parsed: ParsedQuestion, verdicts: list[Verdict], store, numbers):  # noqa: ANN001, ANN202
         ops: list[Operand] = []
@@ -228,7 +414,7 @@ class AnswerEngine:
             return None
         readings = [ecr.Reading(f.claim_id, f"{f.requirement}", f.value_base, f.confidence,
                                 f"{f.entity}, {f.attribute}, {f.time_key}") for f in facts]
-        space = ecr.CompetingValueGenerator().generate(question, readings)
+        space = self._hypotheses().generate(question, readings)
         ids = {f.claim_id for f in facts}
         cands = [ecr.Candidate(f.claim_id, f.text, min(max(f.confidence, 0.0), 1.0),
                                source=f.source, retrieval_score=f.score,
@@ -248,6 +434,39 @@ class AnswerEngine:
                "likelihood": "P(X=1|a) = 0.7 if the claim supports a else 0.3 (CONTRACT.md)"}
         emit("ecr", out)
         return out
+
+
+_EXPLAIN = __import__("re").compile(
+    r"^\s*(why|how (?:is|are|was|were|does|do|did) (?!much\b|many\b)\w+(?: \w+){0,6}? "
+    r"(?:calculated|computed|determined|measured|defined|derived|recognized|recorded|"
+    r"presented|accounted)\b)|\breason\b|\bconsists? of\b|\b(?:primarily |mainly )?"
+    r"(?:related|attributable|due) to\b|\bwhat (?:do|does|did) .{0,80}\b(?:reflect|include|"
+    r"represent|mean|comprise)\b|\bwhat (?:is|are|was|were) (?:the )?(?:components?|items?|"
+    r"drivers?|factors?|basis|purpose|policy|method)\b", __import__("re").I)
+
+
+def _asks_for_explanation(question: str) -> bool:
+    """A why / how-is-it-calculated / what-does-it-consist-of question: it asks for words, not
+    for a figure, so a bare figure is not an answer to it."""
+    return bool(_EXPLAIN.search(question))
+
+
+def _renumber(d, numbers: dict[str, int]):  # noqa: ANN001, ANN202
+    """A derivation's operands carry the evidence numbers [n] of this answer."""
+    from dataclasses import replace as _replace
+
+    return _replace(d, operands=tuple(_replace(o, n=numbers.get(o.ref, o.n))
+                                      for o in d.operands))
+
+
+def _needs(verdicts: list[Verdict], store) -> str:  # noqa: ANN001
+    """What a low-confidence answer would need: the requirements without direct support, else
+    an independent second source for the committed evidence."""
+    weak = [v.requirement.label() for v in verdicts if v.support != "direct"]
+    if weak:
+        return "direct evidence for " + "; ".join(weak)
+    return "a second, independent source for " + "; ".join(
+        v.requirement.label() for v in verdicts) if verdicts else "evidence the question maps to"
 
 
 def _emitter(trail: AuditTrail, on_event):  # noqa: ANN001, ANN202

@@ -1,57 +1,112 @@
-"""Numeric grounding of a draft (a placeholder for issue 7's ReverseVerifier, clearly labelled).
+"""The engine's side of the ReverseVerifier: map committed facts and derivations onto `verify/`.
 
-Every number written in the draft must appear in the committed evidence (a fact's value, its
-displayed text or its sentence), in a recorded derivation (operands and result), or in a period
-the requirements name. One ungrounded number fails the check and caps the score (seed 003,
-section 4.2: "a single unsupported numeric token caps downstream verification scores"). This is
-the deterministic first layer only; claim-by-claim checking comes with `verify/`.
+`verify/` owns the checks (numeric grounding with normalisation and derivation re-computation,
+claim-by-claim checking, the combined score and verdict); this module only translates the
+engine's `Fact` and `Derivation` into `verify.Evidence` and `verify.Computation`, looks up
+counter evidence (current claims on the same entity, attribute and period that were *not*
+committed) and returns the report as the dict `Answer.verification` carries.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 
-CHECKER = "numeric-grounding (placeholder until the verify/ ReverseVerifier exists)"
-_NUM = re.compile(r"(?<![\w.])[-−]?\d[\d,]*(?:\.\d+)?")
-_CITE = re.compile(r"\[\d+\]")
+import verify
+from verify.report import CHECKER
+
+_YEARS = re.compile(r"\(1 / ([\d.,]+)\)")
 
 
-def numbers(text: str) -> list[float]:
+def evidence_of(facts: Iterable, numbers: dict[str, int] | None = None) -> list[verify.Evidence]:  # noqa: ANN001
     out = []
-    for m in _NUM.finditer(_CITE.sub(" ", text or "")):
-        s = m.group(0).replace(",", "").replace("−", "-")
-        try:
-            out.append(float(s))
-        except ValueError:
-            continue
+    for f in facts:
+        out.append(verify.Evidence(
+            ref=f.claim_id, text=f.text or "", value=f.value, value_text=f.value_text or "",
+            scale=f.scale or "", unit=f.unit or "", entity=f.entity, attribute=f.attribute,
+            period=f.time_key, n=(numbers or {}).get(f.claim_id)))
+    return out
+
+
+def computations_of(derivations: Iterable) -> list[verify.Computation]:  # noqa: ANN001
+    out = []
+    for d in derivations:
+        params = {}
+        if d.name == "cagr":
+            m = _YEARS.search(d.expression)
+            if m:
+                params["years"] = float(m.group(1).replace(",", ""))
+        out.append(verify.Computation(d.name, tuple(float(o.value) for o in d.operands),
+                                      float(d.result), d.unit, params,
+                                      tuple(o.ref for o in d.operands), d.expression))
+    return out
+
+
+def counter_evidence(con, facts: Iterable, limit: int = 20) -> list[verify.Evidence]:  # noqa: ANN001
+    """Current claims on a committed fact's entity, attribute and period that were not
+    committed (another source, another row): the counter evidence of claim-by-claim checking."""
+    facts = [f for f in facts if f.kind != "sql" and f.entity and f.attribute]
+    if con is None or not facts:
+        return []
+    ids = {f.claim_id for f in facts}
+    out: list[verify.Evidence] = []
+    cur = con.cursor()
+    for f in facts[:10]:
+        rows = cur.execute(
+            "SELECT claim_id, text, value_num, value_text, coalesce(scale, ''), "
+            "coalesce(unit, ''), entity, attribute, time_key FROM claims WHERE NOT superseded "
+            "AND lower(entity) = lower(?) AND lower(attribute) = lower(?) "
+            "AND coalesce(time_key, '') = coalesce(?, '') LIMIT ?",
+            [f.entity, f.attribute, f.time_key, limit]).fetchall()
+        for r in rows:
+            if r[0] in ids or r[2] is None:
+                continue
+            out.append(verify.Evidence(r[0], r[1] or "", float(r[2]), r[3] or "", r[4], r[5],
+                                       r[6], r[7], r[8], role="counter"))
     return out
 
 
 def check(draft: str, facts: Iterable, derivations: Iterable, periods: Iterable[str],
-          extra: Iterable[float] = ()) -> dict[str, object]:  # noqa: ANN001
-    allowed: set[float] = set(extra)
-    for f in facts:
-        for v in (f.value, f.value_base):
-            if v is not None:
-                allowed.add(float(v))
-                allowed.add(abs(float(v)))
-        allowed.update(numbers(f.value_text))
-        allowed.update(abs(x) for x in numbers(f.value_text))
-        allowed.update(numbers(f.text))
-        allowed.update(numbers(f.time_key or ""))
-    for d in derivations:
-        allowed.add(float(d.result))
-        for o in d.operands:
-            allowed.add(float(o.value))
-    for p in periods:
-        allowed.update(numbers(p or ""))
-        allowed.update(float(x) for x in re.findall(r"\d+", p or ""))
-    failures = []
-    for x in numbers(draft):
-        if not any(abs(x - a) < 0.006 or abs(abs(x) - abs(a)) < 0.006 for a in allowed):
-            failures.append(f"number {x:g} is in no committed fact or derivation")
-    n = len(numbers(draft))
-    score = 1.0 if not failures else min(0.5, 1 - len(failures) / max(n, 1))
-    return {"verdict": "pass" if not failures else "fail", "score": round(score, 3),
-            "failures": failures, "checker": CHECKER}
+          extra: Iterable[float] = (), *, numbers: dict[str, int] | None = None,
+          con=None, strict: bool = False) -> dict[str, object]:  # noqa: ANN001
+    """The verifier's report on a draft as a dict: verdict, score, failures (each failing token
+    and sentence named), plus the per-token and per-sentence checks."""
+    facts = list(facts)
+    ev = evidence_of(facts, numbers) + counter_evidence(con, facts)
+    context = [p for p in periods if p] + [f"{x:g}" for x in extra]
+    report = verify.verify(draft, ev, computations_of(derivations), context=context,
+                           strict=strict)
+    return report.to_dict()
+
+
+def failing_columns(report: dict, facts: Iterable) -> list[tuple[str, str, str]]:
+    """(table, column, reason) for each committed fact a failing token or sentence rests on:
+    what the schema-evolution tracker counts."""
+    by_id = {f.claim_id: f for f in facts}
+    refs: dict[str, str] = {}
+    for t in report.get("tokens", []):
+        if t["status"] in ("ungrounded", "derivation_mismatch"):
+            sent = next((s for s in report.get("sentences", []) if s["index"] == t["sentence"]),
+                        None)
+            for ref in (sent or {}).get("support", []):
+                refs.setdefault(ref, f"number {t['token']} {t['status']}")
+    for s in report.get("sentences", []):
+        if s["status"] in ("unsupported", "contradicted"):
+            for ref in s.get("support", []):
+                refs.setdefault(ref, f"sentence {s['status']}")
+    out = []
+    for ref, why in refs.items():
+        f = by_id.get(ref)
+        if f is None or f.kind == "sql" or not f.table:
+            continue
+        try:
+            col = json.loads(f.locator).get("column") or f.attribute
+        except (TypeError, ValueError):
+            col = f.attribute
+        out.append((f.table, str(col), why))
+    return out
+
+
+__all__ = ["CHECKER", "check", "computations_of", "counter_evidence", "evidence_of",
+           "failing_columns"]

@@ -283,6 +283,7 @@ def run(args: argparse.Namespace) -> int:
     t2: dict[str, list[dict]] = {"Retrieval-only": [], "ECR": [], "ECR (ours, eq.4)": [],
                                  "ECR (seed rule)": [], "Random": []}
     clean_ours: list[Resolution] = []
+    traces: dict[str, list[tuple[float, ...]]] = {"ECR": [], "Retrieval-only": [], "Random": []}
     for case in cases:
         c = case.candidates
         r_ret = run_retrieval(c, case, OURS)
@@ -290,6 +291,9 @@ def run(args: argparse.Namespace) -> int:
         r_seed = run_ecr(c, case, SEED_RULE)
         r_rnd = run_random(c, case, OURS, len(r_ecr.trace), rng)
         clean_ours.append(r_ecr)
+        traces["ECR"].append(r_ecr.entropy_trace)
+        traces["Retrieval-only"].append(r_ret.entropy_trace)
+        traces["Random"].append(r_rnd.entropy_trace)
         t2["Retrieval-only"].append(metrics(r_ret, c, case, RETRIEVAL_BUDGET, True, OURS))
         t2["ECR"].append(metrics(r_ecr, c, case, OURS.budget, False, OURS))
         t2["ECR (ours, eq.4)"].append(metrics(run_ecr(c, case, OURS_PROXY), c, case,
@@ -429,6 +433,7 @@ def run(args: argparse.Namespace) -> int:
            + "   [seed a=0 | 0.3 | 0.5]")
     print(hdr)
     print(_rule(len(hdr) + 20))
+    sweep: dict[str, dict[float, dict[float, dict[str, float]]]] = {}
     for vname, base in (("ECR (ours)", OURS), ("ECR seed rule", SEED_RULE)):
         for lam in LAMBDAS:
             s = base.with_(lambda_conflict=lam)
@@ -436,6 +441,8 @@ def run(args: argparse.Namespace) -> int:
             for alpha in ALPHAS:
                 rows = injection(alpha, "random", vname, run_ecr, s, False, s.budget)
                 cells.append(f"{mean_std(rows, 'claims')[0]:.2f} / {mean_std(rows, 'H')[0]:.3f}")
+                sweep.setdefault(vname, {}).setdefault(lam, {})[alpha] = {
+                    m: mean_std(rows, m)[0] for m in ("amb", "claims", "H")}
             sd = " | ".join(f"{c:.2f}/{h:.3f}" for c, h in SEED_A1[lam])
             print(f"{vname:<16}{lam:>7.3f}" + "".join(f"{c:>16}" for c in cells) + f"   [{sd}]")
     print("The seed's sweep ran on HotpotQA with its candidate pool growing past T (mean claims "
@@ -513,28 +520,33 @@ def run(args: argparse.Namespace) -> int:
         Path(args.out).write_text(json.dumps({"command": cmd, "items": predictions}, indent=1))
         print(f"per-item predictions: {args.out}")
     if args.plot:
-        _plot(args.plot, clean_ours, t2)
+        _plot(args.plot, traces, sweep, OURS.epsilon,
+              clean_ours[0].initial_entropy if clean_ours else None)
     return 0
 
 
-def _plot(folder: str, runs: Sequence[Resolution], t2: dict[str, list[dict]]) -> None:
+def _plot(folder: str, traces: dict[str, list[tuple[float, ...]]],
+          sweep: dict[str, dict[float, dict[float, dict[str, float]]]], epsilon: float,
+          h0: float | None) -> list[Path]:
+    """The PNGs of `--plot DIR`: entropy trajectories of the three policies (seed 003 Figure 3)
+    and the lambda sweep (Figure A.1, with Table A.1's figures as grey markers)."""
     try:
-        import matplotlib  # noqa: PLC0415
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # noqa: PLC0415
+        from hyrag.display import plots  # noqa: PLC0415 - matplotlib is the `plot` extra
     except ImportError:
-        print("--plot: matplotlib is not installed; skipping plots")
-        return
+        print("--plot: matplotlib is not installed (pip install 'hyrag[plot]'); skipping plots")
+        return []
     out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for r in runs:
-        ax.plot(range(len(r.entropy_trace)), r.entropy_trace, color="C0", alpha=0.15)
-    ax.axhline(0.3, color="k", ls="--", lw=1, label="epsilon")
-    ax.set_xlabel("claims evaluated")
-    ax.set_ylabel("H (bits)")
-    ax.set_title("ECR entropy trajectories")
-    ax.legend()
-    fig.savefig(out / "ecr_trajectories.png", dpi=120)
-    print(f"plot: {out / 'ecr_trajectories.png'}")
+    n = len(traces.get("ECR", ()))
+    written = [
+        plots.save(plots.entropy_trajectories(
+            traces, epsilon=epsilon, h0=h0,
+            title=f"Entropy trajectories, {n} queries (seed 003 Figure 3)"),
+            out / "ecr_trajectories.png"),
+        plots.save(plots.lambda_sweep(
+            sweep, seed=SEED_A1, alphas=ALPHAS,
+            title=f"Lambda sweep, random-arm injection, {n} queries (seed 003 Figure A.1)"),
+            out / "ecr_lambda_sweep.png"),
+    ]
+    for p in written:
+        print(f"plot: {p}")
+    return written

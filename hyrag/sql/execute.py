@@ -74,6 +74,20 @@ class QueryResult:
             "truncated": self.truncated,
         }
 
+    def to_frame(self):  # noqa: ANN201 - pandas.DataFrame, imported lazily
+        """The rows as a pandas DataFrame (duplicate column names suffixed as in `to_dict`);
+        `truncated` and `elapsed_ms` stay on this object."""
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.rows, columns=_unique_names(self.columns))
+
+    df = to_frame  # DuckDB's spelling
+
+    def _repr_html_(self) -> str:  # notebooks
+        from hyrag.display import query_result_html
+
+        return query_result_html(self)
+
 
 def run_query(
     con: duckdb.DuckDBPyConnection,

@@ -18,7 +18,7 @@ def test_answer_to_dict_and_evidence_frame(akb):
     assert list(f.columns) == ["n", "claim_id", "source", "locator", "text", "score"]
     assert len(f) == len(a.evidence) >= 1
     assert a.requirements[0]["support"] == "direct"
-    assert a.verification["verdict"] == "pass" and "placeholder" in a.verification["checker"]
+    assert a.verification["verdict"] == "pass" and "ReverseVerifier" in a.verification["checker"]
 
 
 def test_conflict_is_shown_side_by_side_with_ecr_trace(akb):

@@ -1,0 +1,346 @@
+"""`hyrag bench tatqa --data tatqa_dataset_dev.json`: TAT-QA (Zhu et al., ACL 2021; data CC BY 4.0)
+end to end, offline, no LLM.
+
+For each document: a fresh knowledge base; its table ingested as a DataFrame (the leading rows
+that hold no amount are the header — periods, units — and become the column names, joined per
+column), its paragraphs as text; then each of its questions through `kb.ask`'s engine. The
+prediction is the answer's value (a derivation's result, the committed cell, or the year a
+"which year" question names) with its scale; an answer whose decision is not `answer` is an
+abstention (empty prediction). Scoring re-implements TAT-QA's published conventions: numbers
+normalised to four decimals after multiplying by the scale (percent 0.01), so the scale must
+match; multi-span answers compared as a bag; arithmetic and count F1 equal to EM.
+
+Printed: EM/F1 by answer type and by source, the table-cell lookup / arithmetic subset, the
+abstention rate, the share of answers whose numbers all pass grounding, the precision of
+non-abstained answers, TagOp's published figures beside ours, and — with `--calibrate` — the
+abstention threshold calibrated on the even-numbered documents and a reliability table on the
+odd-numbered ones. `--out FILE` writes every prediction (uid, answer, scale, decision) as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import string
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+TAGOP = {"EM": 50.1, "F1": 58.0, "split": "test"}
+_VALUE = re.compile(r"^[\s$€£¥(]*[-−]?[\d,]*\d(?:\.\d+)?\s*%?\)?\s*$")
+_SCALE_MULT = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0.01}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", required=False, default=None,
+                   help="tatqa_dataset_dev.json (TAT-QA's dataset_raw format)")
+    p.add_argument("--out", default=None, help="write every prediction as JSON")
+    p.add_argument("--limit", type=int, default=None, help="the first N questions")
+    p.add_argument("--policy", default="relevance", choices=("relevance", "random", "ecr"),
+                   help="claim-selection policy (seed 003 Table 4); relevance only offline")
+    p.add_argument("--trust", default="balanced")
+    p.add_argument("--calibrate", action="store_true",
+                   help="calibrate the abstention threshold on even documents, report on odd")
+
+
+# -- the document as a user would load it ----------------------------------------------------
+def _is_amount(s: str) -> bool:
+    s = (s or "").strip()
+    return bool(s) and bool(_VALUE.match(s)) and not re.fullmatch(r"(?:19|20)\d{2}", s)
+
+
+def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
+    """The table as a DataFrame: leading rows without an amount are the header; each column's
+    name joins its own header cells (a caption spanning the columns — "Years Ended December
+    31," — is left out, so the period stays readable); a scale the captions name ("$ in
+    millions", "$'000") is carried into every value column's name as "(millions)"."""
+    import pandas as pd
+
+    width = max(len(r) for r in grid)
+    rows = [[str(c or "") for c in r] + [""] * (width - len(r)) for r in grid]
+    k = 0
+    while k < len(rows) - 1 and not any(_is_amount(c) for c in rows[k][1:]):
+        k += 1
+    k = max(k, 1)
+    head = rows[:k]
+    caption = " ".join(r[0].strip() for r in head if r[0].strip())
+    spanning = [sum(1 for c in h[1:] if c.strip()) <= 1 and width > 2 for h in head]
+    caption += " " + " ".join(c.strip() for h, sp in zip(head, spanning, strict=True) if sp
+                              for c in h[1:] if c.strip())
+    scale = next((name for name, rx in (
+        ("billions", r"billion|[$€£]\s?bn\b"),
+        ("thousands", r"thousand|[$€£]\s?[’']?000|\b000s?\b|\$k\b"),
+        ("millions", r"million|[$€£]\s?m\b|\b(?:usd|eur|gbp)\s?m\b")) if re.search(rx, caption, re.I)),
+        "")
+    cols = []
+    for j in range(width):
+        if j == 0:
+            parts = [h[0].strip() for h in head if h[0].strip()]
+            cols.append(" ".join(parts) or "item")
+            continue
+        parts = [h[j].strip() for h, sp in zip(head, spanning, strict=True)
+                 if h[j].strip() and not sp]
+        if not parts:  # only a spanning caption above: it is this column's header
+            parts = [h[j].strip() for h in head if h[j].strip()]
+        name = " ".join(parts) or f"column {j}"
+        cols.append(f"{name} ({scale})" if scale and scale not in name.lower() else name)
+    seen: dict[str, int] = {}
+    uniq = []
+    for c in cols:
+        seen[c] = seen.get(c, 0) + 1
+        uniq.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
+    body = [r for r in rows[k:] if any(x.strip() for x in r)]
+    return pd.DataFrame(body, columns=uniq)
+
+
+# -- TAT-QA's scoring conventions (re-implemented) -------------------------------------------
+def _to_number(s: str) -> float | None:
+    t = str(s).strip().replace(",", "").replace("$", "").replace("€", "").replace("£", "")
+    t = t.replace("−", "-").strip()
+    neg = t.startswith("(") and t.endswith(")")
+    t = t.strip("()").strip()
+    t = t.rstrip("%").strip()
+    try:
+        v = float(t)
+    except ValueError:
+        return None
+    return -v if neg else v
+
+
+def _answer_str(answers: list, scale: str) -> str:
+    out = []
+    for a in sorted(str(x) for x in answers):
+        n = _to_number(a)
+        if n is None:
+            out.append(f"{a} {scale}".strip())
+        elif "%" in a:
+            out.append(f"{n:.4f}")
+        else:
+            out.append(f"{round(n, 2) * _SCALE_MULT.get(scale, 1.0):.4f}")
+    return " ".join(out)
+
+
+def _normalise(s: str) -> str:
+    toks = []
+    for w in s.lower().split():
+        n = _to_number(w)
+        if n is not None:
+            toks.append(f"{n:.4f}" if "." in w or n != int(n) else str(float(n)))
+            continue
+        w = "".join(ch for ch in w if ch not in set(string.punctuation) - {"-"})
+        if w and w not in ("a", "an", "the"):
+            toks.append(w)
+    return " ".join(toks)
+
+
+def _f1(pred: str, gold: str) -> float:
+    p, g = set(pred.split()), set(gold.split())
+    inter = len(p & g)
+    if not p or not g:
+        return float(p == g)
+    if inter == 0:
+        return 0.0
+    pr, rc = inter / len(p), inter / len(g)
+    return 2 * pr * rc / (pr + rc)
+
+
+def score(q: dict, pred: list | None, pred_scale: str) -> tuple[float, float]:
+    """(EM, F1) of a prediction under TAT-QA's conventions."""
+    if not pred:
+        return 0.0, 0.0
+    gold = q["answer"] if isinstance(q["answer"], list) else [
+        str(int(q["answer"])) if q["answer_type"] == "count" else str(q["answer"])]
+    g = _normalise(_answer_str(gold, q["scale"]))
+    cands = [_normalise(_answer_str(pred, pred_scale))]
+    if len(pred) == 1 and not pred_scale and _to_number(str(pred[0])) is not None \
+            and "%" not in str(pred[0]):
+        cands.append(_normalise(f"{_to_number(str(pred[0])):.4f}"))
+    em = max(float(c == g) for c in cands)
+    f1 = max(_f1(c, g) for c in cands)
+    if q["answer_type"] in ("arithmetic", "count"):
+        f1 = em
+    return em, round(f1, 2)
+
+
+def gold_operation(q: dict) -> str:
+    """The gold operation from the annotated derivation (for the per-operation table)."""
+    d = (q.get("derivation") or "").replace(" ", "")
+    if q["answer_type"] in ("span", "multi-span"):
+        return "lookup" if q["answer_from"] == "table" and not d else (
+            "compare" if ">" in d or "vs" in d else "span")
+    if q["answer_type"] == "count":
+        return "count"
+    if re.fullmatch(r"\(?\(([^()]+)-([^()]+)\)/\2\)?(\*100)?", d) or re.fullmatch(
+            r"\(([^()]+)-([^()]+)\)/\2", d):
+        return "change ratio"
+    if re.fullmatch(r"\(([^()]+\+)+[^()]+\)/\d+", d):
+        return "average"
+    if re.fullmatch(r"[^()+\-*/]+-[^()+\-*/]+", d):
+        return "difference"
+    if re.fullmatch(r"\(?([^()+\-*/]+\+)+[^()+\-*/]+\)?", d):
+        return "sum"
+    if re.fullmatch(r"[^()+\-*/]+/[^()+\-*/]+(\*100)?", d):
+        return "ratio"
+    return "other"
+
+
+# -- predictions -----------------------------------------------------------------------------
+def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
+    ans = engine.ask(question, trust=trust)
+    if ans.decision != "answer":
+        return ans, None, ""
+    ta = getattr(engine, "last_table_answer", None)
+    if ta is not None:
+        vs = ta["value"] if isinstance(ta["value"], list) else [ta["value"]]
+        return ans, [v if isinstance(v, str) else _num_str(v) for v in vs], ta["scale"]
+    if ans.derivations:
+        d = ans.derivations[-1]
+        unit = d.get("unit", "")
+        scale = "percent" if unit == "%" else _claim_scale(kb, d["operands"][0]["ref"])
+        return ans, [_num_str(d["result"])], scale
+    refs = [r for req in ans.requirements for r in req.get("evidence_refs", [])]
+    if len(ans.requirements) == 1 and refs:
+        row = kb.store.con.execute("SELECT value_text, value_num, coalesce(scale, '') FROM "
+                                   "claims WHERE claim_id = ?", [refs[0]]).fetchone()
+        if row:
+            scale = row[2] or ("percent" if "%" in (row[0] or "") else "")
+            return ans, [_num_str(row[1]) if row[1] is not None else row[0]], scale
+    return ans, None, ""
+
+
+def _num_str(v: float) -> str:
+    v = float(v)
+    return str(int(v)) if v.is_integer() else f"{v:.4f}".rstrip("0").rstrip(".")
+
+
+def _claim_scale(kb, ref: str) -> str:  # noqa: ANN001
+    row = kb.store.con.execute("SELECT coalesce(scale, ''), value_text FROM claims WHERE "
+                               "claim_id = ?", [ref]).fetchone()
+    if not row:
+        return ""
+    return row[0] or ("percent" if "%" in (row[1] or "") else "")
+
+
+def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
+    import hyrag
+    from hyrag.answer.engine import AnswerEngine
+    from hyrag.settings import Settings
+    from verify import calibrate, reliability_table
+
+    if not args.data:
+        print("hyrag: error: --data PATH to tatqa_dataset_dev.json is required", file=sys.stderr)
+        return 1
+    docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
+    settings = Settings(answer_use_search=False)
+    results: list[dict] = []
+    t0 = time.perf_counter()
+    budget = args.limit
+    for di, doc in enumerate(docs):
+        if budget is not None and budget <= 0:
+            break
+        with tempfile.TemporaryDirectory(prefix="hyrag-tatqa-") as tmp:
+            kb = hyrag.open(Path(tmp) / "kb", settings=settings)
+            try:
+                try:
+                    kb.ingest(table_frame(doc["table"]["table"]), name="report_table")
+                except Exception as e:  # noqa: BLE001 - a table the reader rejects: text only
+                    print(f"doc {di}: table not ingested: {e}", file=sys.stderr)
+                paras = [p["text"] for p in sorted(doc["paragraphs"], key=lambda p: p["order"])]
+                if paras:
+                    kb.ingest_text(paras, source="report_text")
+                engine = AnswerEngine(kb)
+                for q in doc["questions"]:
+                    if budget is not None and budget <= 0:
+                        break
+                    if budget is not None:
+                        budget -= 1
+                    try:
+                        ans, pred, pscale = predict(engine, kb, q["question"], args.trust)
+                    except Exception as e:  # noqa: BLE001 - one failing question is a miss
+                        print(f"{q['uid']}: {type(e).__name__}: {e}", file=sys.stderr)
+                        ans, pred, pscale = None, None, ""
+                    em, f1 = score(q, pred, pscale)
+                    ver = ans.verification if ans is not None else {}
+                    results.append({
+                        "uid": q["uid"], "doc": di, "question": q["question"],
+                        "answer": pred, "scale": pscale,
+                        "decision": ans.decision if ans is not None else "error",
+                        "gold": q["answer"], "gold_scale": q["scale"],
+                        "answer_type": q["answer_type"], "answer_from": q["answer_from"],
+                        "operation": gold_operation(q), "em": em, "f1": f1,
+                        "em_any_scale": score(q, pred, q["scale"])[0] if pred else 0.0,
+                        "grounded": not any(t["status"] in ("ungrounded", "derivation_mismatch")
+                                            for t in ver.get("tokens", [])),
+                        "verdict": ver.get("verdict"), "confidence": ver.get("confidence"),
+                    })
+            finally:
+                kb.close()
+    elapsed = time.perf_counter() - t0
+    _report(results, elapsed, args, calibrate, reliability_table)
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=1, ensure_ascii=False,
+                                             default=str), encoding="utf-8")
+    cmd = f"hyrag bench tatqa --data {shlex.quote(args.data)}" + (
+        f" --limit {args.limit}" if args.limit else "") + (
+        " --calibrate" if args.calibrate else "") + (
+        f" --policy {args.policy}" if args.policy != "relevance" else "")
+    print(f"\nreproduce: {cmd}")
+    return 0
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _report(results: list[dict], elapsed: float, args, calibrate, reliability_table) -> None:  # noqa: ANN001
+    n = len(results)
+    answered = [r for r in results if r["answer"]]
+    print(f"TAT-QA dev, {n} questions, {len({r['doc'] for r in results})} documents, "
+          f"{elapsed:.1f} s (offline, no LLM, policy {args.policy}"
+          f"{' — random/ecr not wired offline: relevance used' if args.policy != 'relevance' else ''})")
+    print(f"\n{'':<26}{'n':>6}{'EM':>8}{'F1':>8}")
+    print(f"{'overall':<26}{n:>6}{_mean([r['em'] for r in results]):>8.3f}"
+          f"{_mean([r['f1'] for r in results]):>8.3f}")
+    for key in ("answer_type", "answer_from", "operation"):
+        groups = defaultdict(list)
+        for r in results:
+            groups[r[key]].append(r)
+        for g, rs in sorted(groups.items(), key=lambda x: -len(x[1])):
+            print(f"{key[7:] if key.startswith('answer_') else 'op'}={g:<20}{len(rs):>6}"
+                  f"{_mean([r['em'] for r in rs]):>8.3f}{_mean([r['f1'] for r in rs]):>8.3f}")
+    core = [r for r in results if r["answer_from"] == "table" and r["operation"] in (
+        "lookup", "difference", "change ratio", "average", "sum", "ratio")]
+    core_ans = [r for r in core if r["answer"]]
+    print(f"\ntable cells, lookup/difference/change ratio/average/sum/ratio: n={len(core)} "
+          f"EM {_mean([r['em'] for r in core]):.3f}; answered {len(core_ans)}, precision "
+          f"{_mean([r['em'] for r in core_ans]):.3f}")
+    print(f"abstention rate           {1 - len(answered) / max(n, 1):.3f}  "
+          f"({n - len(answered)}/{n})")
+    print(f"answers fully grounded    {_mean([float(r['grounded']) for r in answered]):.3f}  "
+          f"({sum(r['grounded'] for r in answered)}/{len(answered)})")
+    print(f"precision (answered)      {_mean([r['em'] for r in answered]):.3f}")
+    print(f"EM if the scale were right  {_mean([r['em_any_scale'] for r in results]):.3f}  "
+          "(diagnostic only: the official metric requires the scale)")
+    print(f"TagOp (published, {TAGOP['split']}): EM {TAGOP['EM']:.1f} / F1 {TAGOP['F1']:.1f}; "
+          f"ours (dev): EM {100 * _mean([r['em'] for r in results]):.1f} / F1 "
+          f"{100 * _mean([r['f1'] for r in results]):.1f}")
+    if args.calibrate and answered:
+        cal = [r for r in answered if r["doc"] % 2 == 0 and r["confidence"] is not None]
+        rep = [r for r in answered if r["doc"] % 2 == 1 and r["confidence"] is not None]
+        t = calibrate([r["confidence"] for r in cal], [bool(r["em"]) for r in cal],
+                      target_precision=0.9)
+        kept = [r for r in rep if r["confidence"] >= t]
+        print(f"\nabstention threshold calibrated on even documents ({len(cal)} answers, target "
+              f"precision 0.90): {t:.3f}")
+        print(f"held-out odd documents: {len(rep)} answers; at the threshold {len(kept)} kept, "
+              f"precision {_mean([r['em'] for r in kept]):.3f} (before "
+              f"{_mean([r['em'] for r in rep]):.3f})")
+        print(f"\n{'confidence bin':<16}{'n':>6}{'mean conf':>11}{'accuracy':>10}  (held-out)")
+        for row in reliability_table([r["confidence"] for r in rep], [bool(r["em"]) for r in rep],
+                                     bins=5):
+            print(f"{row['bin']:<16}{row['n']:>6}{row['mean_confidence']:>11.3f}"
+                  f"{row['accuracy']:>10.3f}")
