@@ -120,7 +120,12 @@ def insert_cell_claims(
         vt, vn, sc, un, vb = _value_exprs(cc, t)
         header = lit(cc.header) if cc.header is not None else "__header"
         cell = (lit(cc.letter) + " || CAST(__row AS VARCHAR)") if cc.letter else "__cell"
-        attribute = lit(cc.attribute) if cc.attribute is not None else "CAST(__attribute AS VARCHAR)"
+        # A melted row whose label cell is empty still measures something: its column header.
+        attribute = (
+            lit(cc.attribute)
+            if cc.attribute is not None
+            else f"coalesce(nullif(trim(CAST(__attribute AS VARCHAR)), ''), {header})"
+        )
         if cc.header is not None and cc.letter is not None and not t.per_row_page:
             loc = _const_cell_loc_sql(file, t, cc.header, cc.letter)
         else:

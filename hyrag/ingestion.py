@@ -8,6 +8,7 @@ nothing; new bytes at the same location are a new version that supersedes the ol
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import time
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 
 from hyrag import claimsql
@@ -413,8 +415,11 @@ class Ingestor:
                     self.settings.conf_aggregate,
                 )
         finally:
-            con.execute(f"DROP TABLE IF EXISTS {stg}")
-            con.execute("DROP TABLE IF EXISTS hyrag_buckets")
+            # After a failed statement the transaction is aborted and refuses even DROP; the
+            # rollback removes the temp tables, and the original error must not be masked.
+            with contextlib.suppress(duckdb.Error):
+                con.execute(f"DROP TABLE IF EXISTS {stg}")
+                con.execute("DROP TABLE IF EXISTS hyrag_buckets")
         return n
 
     def _buckets(self, con, t: TypedTable) -> list[str]:

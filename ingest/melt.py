@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest.schema import is_empty
 from ingest.timekeys import parse_time_key
 from ingest.types import RawTable
 
@@ -32,7 +33,8 @@ class LongTable:
     table: RawTable
     value_col_locs: tuple[int, ...]
     value_headers: tuple[str, ...]
-    has_measure: bool
+    has_measure: bool  # a `measure` column exists (from headers or from extra numeric columns)
+    header_measures: bool = False  # the period headers themselves name measures ("Revenue 2023")
 
 
 def _split_header(h: str, fy: int) -> tuple[str | None, str] | None:
@@ -93,7 +95,7 @@ def detect_wide(table: RawTable, *, fiscal_year_start_month: int = 1) -> WideSpe
 
 
 def _numeric_like(table: RawTable, j: int) -> bool:
-    vals = [r[j] for r in table.rows[:200] if r[j] is not None and str(r[j]).strip()]
+    vals = [r[j] for r in table.rows[:200] if not is_empty(r[j])]
     if not vals:
         return False
     num = sum(
@@ -122,8 +124,10 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
     headers: list[str] = []
     for i, r in enumerate(table.rows):
         labels = tuple(r[j] for j in spec.label_positions)
-        if all(v is None or (isinstance(v, str) and not v.strip()) for v in labels):
-            continue
+        if all(is_empty(v) for v in labels) and all(
+            is_empty(r[j]) for j in (*spec.period_positions, *spec.extra_positions)
+        ):
+            continue  # a separator row; a row with values but no label still lands
         for k, j in enumerate(spec.period_positions):
             v = r[j]
             if v is None or (isinstance(v, str) and not v.strip()):
@@ -167,4 +171,6 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
         notes=(*table.notes, f"melted {len(spec.period_positions)} period columns into rows"),
         row_pages=tuple(pages),
     )
-    return LongTable(long, tuple(col_locs), tuple(headers), has_measure)
+    return LongTable(
+        long, tuple(col_locs), tuple(headers), has_measure, any(m for m in spec.measures)
+    )

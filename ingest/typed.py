@@ -156,9 +156,11 @@ def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:
             c = replace(c, role=Role.CATEGORICAL, dtype="VARCHAR", unit="", scale="")
         cols.append(c)
     labels = [c.name for c in cols if c.name not in ("period", "value", "measure")]
-    entity_cols = tuple(labels[:-1]) if (len(labels) > 1 and not long.has_measure) else (
-        tuple(labels) if long.has_measure else ()
-    )
+    if long.header_measures:
+        entity_cols = tuple(labels)  # "Revenue 2023" headers: the labels name the entity
+    else:
+        # period headers: the last label names the measure (line item), the others the entity
+        entity_cols = tuple(labels[:-1])
     return replace(
         schema,
         columns=tuple(cols),
@@ -285,7 +287,11 @@ def _type(
             if attr_col == "measure" and len(labels) > 1:
                 # pure period headers carry no measure: the row's last label names it
                 fallback = frame[[x for x in labels if x != "measure"][-1]].astype("string")
-                attr = attr.mask(attr.isna() | (attr == ""), fallback)
+                empty = attr.isna() | (attr == "")
+                if not long.header_measures:
+                    # an extra column ("Increase / (Decrease)") qualifies the row's line item
+                    attr = attr.mask(~empty, fallback.fillna("") + " " + attr.fillna(""))
+                attr = attr.mask(empty, fallback)
             frame["__attribute"] = attr.astype(object)
         claim_cols.append(
             ClaimColumn("value", None, None, None if attr_col else "value", Role.NUMERIC)

@@ -260,3 +260,20 @@ def test_logical_state_sees_a_single_changed_value(kb_copy):
     assert after["claims"][1] != before["claims"][1]
     assert {k: v for k, v in after.items() if k != "claims"} == {
         k: v for k, v in before.items() if k != "claims"}
+
+
+def test_statement_with_change_column_dashes_and_blank_label_ingests(tmp_path):
+    """A financial table with an 'Increase / (Decrease)' column holding dashes and a row with
+    an empty label once aborted the transaction (NULL claim text); every cell must land."""
+    df = pd.DataFrame(
+        {"item": ["Selling, general and administrative", "", "Loss from operations"],
+         "2019": ["$24.9", "0.1", "$(25.0)"], "2018": ["$33.5", "0.1", "$(33.6)"],
+         "Increase / (Decrease)": ["$(8.6)", "\u2014", "$8.6"]})
+    with hyrag.open(tmp_path / "kb") as kb:
+        report = kb.ingest(df, name="sga")
+        texts = [r[0] for r in kb.sql("SELECT text FROM claims WHERE kind = 'cell'").rows]
+        assert report.claims == len(texts) == 8
+        assert "sga sga: Selling, general and administrative Increase / (Decrease) was $(8.6) USD." in texts
+        blank = kb.sql("SELECT attribute FROM claims WHERE time_key = '2019' "
+                       "AND value_num = 0.1").rows
+        assert blank == [("2019",)]  # the empty label falls back to the column header
