@@ -156,11 +156,9 @@ def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:
             c = replace(c, role=Role.CATEGORICAL, dtype="VARCHAR", unit="", scale="")
         cols.append(c)
     labels = [c.name for c in cols if c.name not in ("period", "value", "measure")]
-    if long.header_measures:
-        entity_cols = tuple(labels)  # "Revenue 2023" headers: the labels name the entity
-    else:
-        # period headers: the last label names the measure (line item), the others the entity
-        entity_cols = tuple(labels[:-1])
+    # "Revenue 2023" headers: the labels name the entity; bare period headers: the last label
+    # names the measure (the line item) and the others the entity.
+    entity_cols = tuple(labels) if long.header_measures else tuple(labels[:-1])
     return replace(
         schema,
         columns=tuple(cols),

@@ -65,11 +65,13 @@ def should_abstain(conf: float, threshold: float) -> bool:
 def calibrate(confidences: Sequence[float], correct: Sequence[bool], *,
               target_precision: float = 0.9, min_answered: int = 5) -> float:
     """The lowest threshold t such that the answers with confidence >= t are right at least
-    `target_precision` of the time (and at least `min_answered` of them remain); 1.0 when no
-    threshold reaches the target."""
+    `target_precision` of the time (and at least `min_answered` of them remain). When no
+    threshold reaches the target, the threshold of the most precise such set (best effort;
+    callers report whether the target was reached); 1.0 when every answer is wrong."""
     pairs = sorted(zip(confidences, correct, strict=True), key=lambda p: -p[0])
     best = 1.0
     right = 0
+    fallback, fallback_prec = 1.0, 0.0
     for i, (c, ok) in enumerate(pairs, start=1):
         right += bool(ok)
         nxt = pairs[i][0] if i < len(pairs) else -1.0
@@ -77,7 +79,16 @@ def calibrate(confidences: Sequence[float], correct: Sequence[bool], *,
             continue  # a threshold cannot split equal confidences
         if i >= min_answered and right / i >= target_precision:
             best = c
+        if i >= min_answered and right / i > fallback_prec:
+            fallback, fallback_prec = c, right / i
+    if best == 1.0 and not best_effort_off(target_precision) and fallback_prec > 0:
+        return round(fallback, 4)
     return round(best, 4)
+
+
+def best_effort_off(target_precision: float) -> bool:
+    """Hook for callers that want the strict 'never reached: 1.0' behaviour (target > 1)."""
+    return target_precision > 1.0
 
 
 def reliability_table(confidences: Sequence[float], correct: Sequence[bool], *,

@@ -314,7 +314,8 @@ def to_result(resp: object) -> ChatResult:
     if not content.strip() and not calls:
         raise LLMMalformed("LLM response is empty: no content and no tool call")
     usage = getattr(resp, "usage", None)
-    message: dict[str, object] = {"role": "assistant", "content": content or None}
+    # content "" (not None) with tool calls: llama.cpp's server validates it as a string
+    message: dict[str, object] = {"role": "assistant", "content": content}
     if calls:
         message["tool_calls"] = [{"id": c.id, "type": "function",
                                   "function": {"name": c.name, "arguments": c.raw or "{}"}}

@@ -40,7 +40,8 @@ TOOLS = [
         "description": "Precision search of the knowledge base for one entity and one "
                        "attribute. Returns documents with ids, text and metadata.",
         "parameters": {"type": "object", "properties": {
-            "query": {"type": "string", "description": "the entity and the attribute sought"}},
+            "query": {"type": "string", "description": "an entity name followed by an "
+                      "attribute name, as listed in the Requirements"}},
             "required": ["query"]}}},
     {"type": "function", "function": {
         "name": "commit_facts",
