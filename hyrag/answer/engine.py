@@ -121,7 +121,7 @@ class AnswerEngine:
 
             from hyrag.answer import tableqa
 
-            tq = tableqa.resolve(question, store.con)
+            tq = tableqa.resolve(question, reader.con)  # the subject's view, never the raw store
             if tq is not None:
                 requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
                 parsed = _replace(parsed, clarify=(), ranking=None)

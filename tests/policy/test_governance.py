@@ -255,6 +255,18 @@ def test_tenants_never_see_each_other(owner, policy) -> None:  # noqa: ANN001
         assert globex not in {c.source_id for c in kb.search("order SO-00007", k=10).claims}
 
 
+def test_table_question_fallback_stays_inside_the_tenant(owner, policy) -> None:  # noqa: ANN001
+    """The row-label table fallback (tableqa) once read the raw store: a globex subject got
+    acme's CRM figure. Found by the property test; pinned here deterministically."""
+    acme_ids = {r[0] for r in owner.sql(
+        "SELECT c.claim_id FROM claims c JOIN sources s USING (source_id) "
+        "WHERE s.tenant = 'acme'", row_cap=1_000_000).rows}
+    gus = subject(owner, policy, "gus")
+    a = gus.ask("What was the revenue of the North region in 2023Q1?")
+    assert not {e["claim_id"] for e in a.evidence} & acme_ids
+    assert "1,500" not in a.text and "1,000.0" not in a.text
+
+
 def test_ingest_defaults_to_subject_tenant(policy, tmp_path) -> None:  # noqa: ANN001
     from hyrag.kb import KnowledgeBase
 
