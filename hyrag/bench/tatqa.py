@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="relevance", choices=("relevance", "random", "ecr"),
                    help="claim-selection policy (seed 003 Table 4); relevance only offline")
     p.add_argument("--trust", default="balanced")
+    p.add_argument("--plot", default=None, metavar="DIR",
+                   help="write reliability and accuracy-by-answer-type PNGs (needs matplotlib)")
     p.add_argument("--calibrate", action="store_true",
                    help="calibrate the abstention threshold on even documents, report on odd")
 
@@ -284,12 +286,36 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1, ensure_ascii=False,
                                              default=str), encoding="utf-8")
+    if getattr(args, "plot", None):
+        _plots(results, Path(args.plot))
     cmd = f"hyrag bench tatqa --data {shlex.quote(args.data)}" + (
         f" --limit {args.limit}" if args.limit else "") + (
         " --calibrate" if args.calibrate else "") + (
         f" --policy {args.policy}" if args.policy != "relevance" else "")
     print(f"\nreproduce: {cmd}")
     return 0
+
+
+def _plots(results: list[dict], folder: Path) -> None:
+    """The abstention reliability diagram and accuracy by answer type, as PNGs."""
+    try:
+        from hyrag.display import plots
+    except ImportError as e:  # matplotlib is the `plot` extra
+        print(f"--plot skipped: {e} (pip install 'hyrag[plot]')", file=sys.stderr)
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    answered = [r["decision"] not in ("abstain", "error") and r["answer"] is not None
+                for r in results]
+    conf = [float(r["confidence"] or 0.0) for r in results]
+    fig = plots.reliability_diagram(conf, [bool(r["em"]) for r in results], answered=answered,
+                                    title="TAT-QA dev: confidence vs exact match (answered)")
+    plots.save(fig, folder / "tatqa_reliability.png")
+    groups: dict[str, list[bool]] = {}
+    for r in results:
+        groups.setdefault(r["answer_type"], []).append(bool(r["em"]))
+    fig = plots.accuracy_by_type(groups, title="TAT-QA dev: exact match by answer type")
+    plots.save(fig, folder / "tatqa_accuracy_by_type.png")
+    print(f"plots: {folder / 'tatqa_reliability.png'}, {folder / 'tatqa_accuracy_by_type.png'}")
 
 
 def _mean(xs: list[float]) -> float:
