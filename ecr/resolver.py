@@ -43,6 +43,26 @@ def default_verifier(settings: ECRSettings) -> Verifier:
     return verify
 
 
+def _prepare(
+    candidates: Sequence[Candidate], hyp_ids: list[str]
+) -> tuple[
+    dict[str, int], dict[str, Candidate], dict[str, np.ndarray], dict[str, np.ndarray],
+    dict[str, set[str]],
+]:
+    """Hypothesis index, candidates by id, each candidate's support mask (explicit plus what its
+    negation links imply) and who negates whom: shared by ECR and the replayed baselines."""
+    index = {h: i for i, h in enumerate(hyp_ids)}
+    by_id = {c.id: c for c in candidates}
+    explicit = {c.id: _mask(c.supports, index) for c in candidates}
+    masks = {c.id: _effective_mask(c, explicit, index) for c in candidates}
+    negated_by: dict[str, set[str]] = {c.id: set() for c in candidates}
+    for c in candidates:
+        for n in c.negates:
+            if n in negated_by:
+                negated_by[n].add(c.id)
+    return index, by_id, explicit, masks, negated_by
+
+
 def resolve(
     candidates: Sequence[Candidate],
     hypotheses: Sequence[Hypothesis],
@@ -60,15 +80,7 @@ def resolve(
     if len(set(ids)) != len(ids):
         raise ValueError("candidate ids must be unique")
     verifier = verify or default_verifier(s)
-    index = {h: i for i, h in enumerate(hyp_ids)}
-    by_id = {c.id: c for c in candidates}
-    explicit = {c.id: _mask(c.supports, index) for c in candidates}
-    masks = {c.id: _effective_mask(c, explicit, index) for c in candidates}
-    negated_by: dict[str, set[str]] = {c.id: set() for c in candidates}
-    for c in candidates:
-        for n in c.negates:
-            if n in negated_by:
-                negated_by[n].add(c.id)
+    index, by_id, explicit, masks, negated_by = _prepare(candidates, hyp_ids)
 
     p: FloatArray = uniform(len(hypotheses))
     h0 = entropy(p)  # eq. 1
@@ -231,15 +243,7 @@ def replay(
     s = settings or ECRSettings()
     verifier = verify or default_verifier(s)
     hyp_ids = [h.id for h in hypotheses]
-    index = {h: i for i, h in enumerate(hyp_ids)}
-    by_id = {c.id: c for c in candidates}
-    explicit = {c.id: _mask(c.supports, index) for c in candidates}
-    masks = {c.id: _effective_mask(c, explicit, index) for c in candidates}
-    negated_by: dict[str, set[str]] = {c.id: set() for c in candidates}
-    for c in candidates:
-        for n in c.negates:
-            if n in negated_by:
-                negated_by[n].add(c.id)
+    index, by_id, explicit, masks, negated_by = _prepare(candidates, hyp_ids)
     p: FloatArray = uniform(len(hypotheses))
     h0 = entropy(p)  # eq. 1
     trace: list[TraceStep] = []
