@@ -34,29 +34,34 @@ from hyrag.answer.requirements import Requirement
 from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate, agree
 from hyrag.llm.client import LLMClient, LLMError
 
+# Bounded arguments (maxLength, maxItems): servers that constrain tool arguments with a
+# grammar built from the schema (llama.cpp's chatml-function-calling, which ignores max_tokens
+# there) cannot run away inside a string; OpenAI accepts the same schema.
+_Q = {"type": "string", "maxLength": 160}
+_REASON = {"type": "string", "maxLength": 240}
 TOOLS = [
     {"type": "function", "function": {
         "name": "retrieve_knowledge",
         "description": "Precision search of the knowledge base for one entity and one "
                        "attribute. Returns documents with ids, text and metadata.",
         "parameters": {"type": "object", "properties": {
-            "query": {"type": "string", "description": "an entity name followed by an "
-                      "attribute name, as listed in the Requirements"}},
+            "query": _Q | {"description": "an entity name followed by an attribute name, as "
+                                          "listed in the Requirements"}},
             "required": ["query"]}}},
     {"type": "function", "function": {
         "name": "commit_facts",
         "description": "Commit retrieved documents as evidence, with the reason they match the "
                        "entity and attribute asked.",
         "parameters": {"type": "object", "properties": {
-            "doc_ids": {"type": "array", "items": {"type": "string"}},
-            "reason": {"type": "string"}}, "required": ["doc_ids", "reason"]}}},
+            "doc_ids": {"type": "array", "maxItems": 8,
+                        "items": {"type": "string", "maxLength": 64}},
+            "reason": _REASON}, "required": ["doc_ids", "reason"]}}},
     {"type": "function", "function": {
         "name": "declare_knowledge_gap",
         "description": "Declare that the knowledge base does not hold this entity and "
                        "attribute.",
-        "parameters": {"type": "object", "properties": {
-            "query": {"type": "string"}, "reason": {"type": "string"}},
-            "required": ["query", "reason"]}}},
+        "parameters": {"type": "object", "properties": {"query": _Q, "reason": _REASON},
+                       "required": ["query", "reason"]}}},
 ]
 
 SYSTEM = (
