@@ -146,7 +146,7 @@ HOSTILE: list[tuple[str, str, str]] = [
     ("string-table", "SELECT * FROM 'file.csv'", "file_reference"),
     ("string-table-abs", "SELECT * FROM '/etc/passwd.csv'", "file_reference"),
     ("quoted-path-table", 'SELECT * FROM "/tmp/data.parquet"', "file_reference"),
-    ("url-table", "SELECT * FROM 'https://example.com/x.parquet'", "file_reference"),
+    ("url-table", "SELECT * FROM 'https://host.invalid/x.parquet'", "file_reference"),
     ("s3-table", "FROM 's3://bucket/key.csv'", "file_reference"),
     ("string-table-in-join", "SELECT * FROM sales JOIN 'x.csv' USING (id)", "file_reference"),
     # other tables, schemas and catalogs

@@ -33,8 +33,7 @@ def test_sample_file_reads_or_fails_as_documented(path):
 
 def _sample(rel):
     p = SAMPLES / rel
-    if not p.exists():
-        pytest.skip(f"{rel} not present")
+    assert p.exists(), f"committed sample file missing: {rel}"
     return p
 
 
