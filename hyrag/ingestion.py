@@ -390,13 +390,13 @@ class Ingestor:
                 [table_name, source_id, t.sheet, t.page, t.table_index, t.title, t.n_rows,
                  t.melted, "\n".join(t.notes) or None],
             )
-            for c in t.schema.columns:
-                con.execute(
-                    "INSERT INTO schemas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                    [source_id, table_name, c.name, c.header, c.position, c.role.value,
-                     _dtype_of(con, table_name, c.name), c.unit, c.scale, c.null_rate,
-                     c.parse_rate, c.distinct],
-                )
+            dtypes = _dtypes_of(con, table_name)
+            con.executemany(
+                "INSERT INTO schemas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                [[source_id, table_name, c.name, c.header, c.position, c.role.value,
+                  dtypes.get(c.name, "VARCHAR"), c.unit, c.scale, c.null_rate, c.parse_rate,
+                  c.distinct] for c in t.schema.columns],
+            )
             for a in t.schema.adjustments:
                 con.execute(
                     "INSERT INTO schema_adjustments VALUES (?, ?, ?, ?, ?, ?, 'dry_run', ?)",
@@ -599,10 +599,9 @@ def _flush(con) -> None:
     con.execute("SELECT 1").fetchall()
 
 
-def _dtype_of(con, table: str, column: str) -> str:
-    row = con.execute(
-        "SELECT data_type FROM information_schema.columns WHERE table_name = ? "
-        "AND column_name = ?",
-        [table, column],
-    ).fetchone()
-    return row[0] if row else "VARCHAR"
+def _dtypes_of(con, table: str) -> dict[str, str]:
+    """The DuckDB type of each column of a typed table, read once per table."""
+    return dict(con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+        [table],
+    ).fetchall())
