@@ -56,6 +56,12 @@ class Settings:
     # parsed question (seed 000 section IV.B: the Horizon is high recall; the Warrant decides).
     # False: structural only (no embedding model needed; tests and read-only folders).
     answer_use_search: bool = True
+    # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
+    ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
+    ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
+    ann_nprobes: int = 32  # IVF partitions probed per query
+    ann_refine_factor: int = 2  # re-rank k x this candidates with full vectors (0: none)
+    ann_rebuild_growth: float = 0.25  # retrain once unindexed rows exceed this share
     # --- SQL route ---
     sql_row_cap: int = 1000
     sql_timeout_s: float = 10.0
@@ -108,7 +114,10 @@ class Settings:
             raise SettingsError(f"ecr_epsilon must be >= 0 bits, got {self.ecr_epsilon!r}")
         if self.ecr_lambda < 0:
             raise SettingsError(f"ecr_lambda must be >= 0, got {self.ecr_lambda!r}")
+        from hyrag.index.ann import AnnSettings
         from hyrag.llm.steps import STEPS
+
+        AnnSettings.from_settings(self)  # validates the ann_* fields (messages name them)
 
         bad = sorted(set(self.llm_steps) - set(STEPS) - {"all"})
         if isinstance(self.llm_steps, str) or bad:

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from hyrag.embed import EmbeddingError, EmbedInfo, check_same_model
+from hyrag.index.ann import AnnSettings
 
 INDEX_NAMES = ("rows", "claims")
 
@@ -109,6 +110,11 @@ class VectorIndex(ABC):
     @abstractmethod
     def _save_info(self) -> None: ...
 
+    def maintain(self) -> str | None:
+        """Bring any approximate index up to date after writes; returns what it did. The exact
+        backends have nothing to maintain."""
+        return None
+
     def add(self, batch: VectorBatch, info: EmbedInfo) -> None:
         """Add vectors made by `info`'s model; refuses a second model (error names both)."""
         check_same_model(self.info, info)
@@ -124,8 +130,11 @@ class VectorIndex(ABC):
         self._add(batch)
 
 
-def open_index(folder: str | Path, name: str, backend: str = "auto") -> VectorIndex:
-    """`backend`: "lance", "numpy" or "auto" (LanceDB when importable, else NumPy)."""
+def open_index(
+    folder: str | Path, name: str, backend: str = "auto", ann: AnnSettings | None = None
+) -> VectorIndex:
+    """`backend`: "lance", "numpy" or "auto" (LanceDB when importable, else NumPy). `ann` says
+    when LanceDB trains its approximate index (the NumPy backend always scans exactly)."""
     if backend == "auto":
         import importlib.util
 
@@ -133,7 +142,7 @@ def open_index(folder: str | Path, name: str, backend: str = "auto") -> VectorIn
     if backend == "lance":
         from hyrag.index.lance import LanceIndex
 
-        return LanceIndex(Path(folder) / "lance", name)
+        return LanceIndex(Path(folder) / "lance", name, ann)
     if backend == "numpy":
         from hyrag.index.numpy_index import NumpyIndex
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from hyrag.embed import Embedder
 from hyrag.index import VectorBatch, VectorIndex, open_index
+from hyrag.index.ann import AnnSettings
 from hyrag.retrieve.summaries import RowCells, describe, kmeans, n_clusters, summary_id
 
 INDEXED_FILE = "indexed.json"
@@ -44,6 +45,7 @@ class SyncReport:
     removed: list[str] = field(default_factory=list)
     vectors: int = 0
     failed: dict[str, str] = field(default_factory=dict)
+    ann: dict[str, str] = field(default_factory=dict)  # index name -> "built" / "rebuilt"
 
 
 def row_text(
@@ -64,12 +66,13 @@ class VectorStore:
         con,
         embedder: Embedder,  # noqa: ANN001
         backend: str = "auto",
+        ann: AnnSettings | None = None,
     ) -> None:
         self.folder = Path(folder)
         self.con = con
         self.embedder = embedder
-        self.rows: VectorIndex = open_index(self.folder, "rows", backend)
-        self.claims: VectorIndex = open_index(self.folder, "claims", backend)
+        self.rows: VectorIndex = open_index(self.folder, "rows", backend, ann)
+        self.claims: VectorIndex = open_index(self.folder, "claims", backend, ann)
         self.side = self.folder / ("lance" if backend != "numpy" else "vectors")
         self.side.mkdir(parents=True, exist_ok=True)
         self.summaries: dict[str, dict] = self._read(SUMMARIES_FILE, {})
@@ -131,6 +134,11 @@ class VectorStore:
             done.add(sid)
             self._write(INDEXED_FILE, sorted(done))
             rep.indexed.append(sid)
+        if rep.indexed or rep.removed:
+            for name, ix in (("rows", self.rows), ("claims", self.claims)):
+                did = ix.maintain()  # the ANN index, once a table is large (hyrag.index.ann)
+                if did:
+                    rep.ann[name] = did
         return rep
 
     def _hook(self, step: str) -> None:

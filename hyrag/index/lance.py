@@ -6,9 +6,12 @@ nearest-neighbour search, so the k results are the best *admitted* vectors. Unti
 store NULL for their order-key span, and SQL comparisons with NULL are false, so they never pass
 a time filter (the same rule as the NumPy backend's NaN).
 
-Small tables are searched exactly (a flat scan). `build_ann()` trains an IVF-PQ index for large
-ones; `nprobes` and `refine_factor` trade recall for speed (the refine step re-ranks the PQ
-candidates with full vectors), and `hyrag bench latency` reports the recall it costs.
+Small tables are searched exactly (a flat scan). `maintain()` — called after every sync — trains
+an approximate IVF index (IVF_SQ by default, `hyrag.index.ann`) once a table reaches
+`ann_min_vectors`, with bitmap indexes on `source_id` and `kind` so the policy and kind
+pre-filters do not scan a million strings per query; `nprobes` and `refine_factor` trade recall
+for speed (the refine step re-ranks the candidates with full vectors), and `hyrag bench latency`
+reports the recall it costs against the exact scan.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ import pyarrow as pa
 
 from hyrag.embed import EmbedInfo
 from hyrag.index import Hit, VectorBatch, VectorFilter, VectorIndex
+from hyrag.index.ann import AnnSettings
+
+SCALAR_COLUMNS = ("source_id", "kind")  # pre-filter columns that get a bitmap index
 
 
 def _q(s: str) -> str:
@@ -59,7 +65,7 @@ def where_clause(flt: VectorFilter | None) -> str | None:
 
 
 class LanceIndex(VectorIndex):
-    def __init__(self, folder: Path, name: str) -> None:
+    def __init__(self, folder: Path, name: str, ann: AnnSettings | None = None) -> None:
         os.environ.setdefault("LANCE_LOG", "error")  # lance's Rust logger warns on stderr
         import lancedb
 
@@ -69,8 +75,9 @@ class LanceIndex(VectorIndex):
         self.db = lancedb.connect(str(self.folder))
         self._meta = self.folder / f"{name}.model.json"
         self.info = EmbedInfo(**json.loads(self._meta.read_text())) if self._meta.exists() else None
-        self.nprobes = 20
-        self.refine_factor: int | None = 10
+        self.ann = ann or AnnSettings()
+        self.nprobes = self.ann.nprobes
+        self.refine_factor: int | None = self.ann.refine_factor or None
         self._tbl = self._open()
 
     def _open(self):  # noqa: ANN202 - lancedb table
@@ -131,24 +138,60 @@ class LanceIndex(VectorIndex):
         self._tbl.delete(pred)
         return before - self._tbl.count_rows()
 
+    def ann_stats(self) -> tuple[int, int] | None:
+        """(indexed, unindexed) rows of the vector index, or None when there is none."""
+        if self._tbl is None:
+            return None
+        for ix in self._tbl.list_indices():
+            if list(ix.columns) == ["vector"]:
+                st = self._tbl.index_stats(ix.name)
+                if st is not None:
+                    return int(st.num_indexed_rows), int(st.num_unindexed_rows)
+        return None
+
+    def maintain(self) -> str | None:
+        """Train the ANN index when the table crossed `min_vectors` or grew past
+        `rebuild_growth` since the last training; returns what it did (None: nothing due)."""
+        if self._tbl is None:
+            return None
+        stats = self.ann_stats()
+        indexed, unindexed = stats if stats is not None else (0, self.count())
+        if not self.ann.needs_build(indexed, unindexed):
+            return None
+        self.build_ann()
+        return "built" if stats is None else "rebuilt"
+
     def build_ann(
         self,
         *,
         num_partitions: int | None = None,
         num_sub_vectors: int | None = None,
+        index_type: str | None = None,
     ) -> None:
-        """Train IVF-PQ (cosine). Defaults: sqrt(n) partitions, dim/8 sub-vectors."""
+        """Train the IVF index (cosine) and the bitmap indexes of the pre-filter columns.
+        Defaults: sqrt(n) partitions; for IVF_PQ dim/8 sub-vectors."""
         if self._tbl is None:
             return
         n = self._tbl.count_rows()
         dim = self.info.dim if self.info else 384
-        self._tbl.create_index(
-            metric="cosine",
-            num_partitions=num_partitions or max(1, int(math.sqrt(n))),
-            num_sub_vectors=num_sub_vectors or max(1, dim // 8),
-            index_type="IVF_PQ",
-            replace=True,
-        )
+        kind = (index_type or self.ann.index_type.value).upper()
+        from lancedb import index as li
+
+        common = {
+            "distance_type": "cosine",
+            "num_partitions": num_partitions or self.ann.num_partitions(n),
+            "max_iterations": self.ann.max_iterations,
+            "sample_rate": self.ann.sample_rate,
+        }
+        if kind == "IVF_PQ":
+            config = li.IvfPq(num_sub_vectors=num_sub_vectors or max(1, dim // 8), **common)
+        else:
+            config = {"IVF_SQ": li.IvfSq, "IVF_RQ": li.IvfRq, "IVF_FLAT": li.IvfFlat}[kind](
+                **common
+            )
+        self._tbl.create_index("vector", config=config, replace=True)
+        for col in SCALAR_COLUMNS:
+            self._tbl.create_index(col, config=li.Bitmap(), replace=True)
 
     def search(
         self, vector: np.ndarray, k: int, flt: VectorFilter | None = None, *, exact: bool = False
@@ -163,7 +206,9 @@ class LanceIndex(VectorIndex):
         if exact:
             q = q.bypass_vector_index()
         else:
-            q = q.nprobes(self.nprobes)
+            # At least `nprobes` partitions; more only while fewer than k admitted vectors were
+            # found (maximum 0 = no limit), so a narrow policy filter still gets k results.
+            q = q.minimum_nprobes(self.nprobes).maximum_nprobes(0)
             if self.refine_factor:
                 q = q.refine_factor(self.refine_factor)
         rows = q.to_arrow().to_pylist()
