@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from ingest.captions import caption_scale
 from ingest.numbers import parse_number, scale_hint
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable
@@ -273,13 +274,22 @@ _DTYPE = {
 }
 
 
+def scale_of_title(title: str | None) -> tuple[str, str]:
+    """(scale, unit) a table's title gives its amounts; a declared "(in thousands)" beats an
+    amount or a percentage the caption's prose quotes."""
+    scale, unit = scale_hint(title) if title else ("", "")
+    if caption_scale(title):
+        scale, unit = caption_scale(title), unit.replace("%", "")
+    return scale, unit
+
+
 def infer_schema(table: RawTable, opts: SchemaOptions | None = None) -> TableSchema:
     """AutoAdaptAgent followed by the SchemaFeedbackLoop dry run."""
     opts = opts or SchemaOptions()
     fy = opts.fiscal_year_start_month
     names = unique_identifiers(list(table.header))
     cache: dict = {}
-    title_scale, title_unit = scale_hint(table.title) if table.title else ("", "")
+    title_scale, title_unit = scale_of_title(table.title)
 
     columns: list[ColumnSchema] = []
     id_taken = False

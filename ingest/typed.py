@@ -20,7 +20,14 @@ import pandas as pd
 
 from ingest.melt import LongTable, detect_wide, melt
 from ingest.numbers import SCALES, parse_number
-from ingest.schema import Role, SchemaOptions, TableSchema, infer_schema, is_empty
+from ingest.schema import (
+    Role,
+    SchemaOptions,
+    TableSchema,
+    infer_schema,
+    is_empty,
+    scale_of_title,
+)
 from ingest.timekeys import TimeKey, parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
@@ -77,9 +84,15 @@ def _display(v: Cell) -> str:
 
 
 def subject_from_title(title: str | None) -> str | None:
-    """'Northwind Traders — Income statement (USD thousands)' -> 'Northwind Traders'."""
+    """'Northwind Traders — Income statement (USD thousands)' -> 'Northwind Traders'. A scale
+    declaration is not part of the subject: "Results (in thousands, except per share data)"
+    names none (its comma is the declaration's)."""
     if not title:
         return None
+    from ingest.captions import scale_declaration
+
+    phrase = scale_declaration(title)[1]
+    title = title.replace(phrase, " ").strip() if phrase else title
     for sep in (" — ", " – ", " - ", ":", ","):
         if sep in title:
             head = title.split(sep, 1)[0].strip()
@@ -151,7 +164,10 @@ def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:
         if c.name == "period":
             c = replace(c, role=Role.TIME, dtype="VARCHAR")
         elif c.name == "value":
-            c = replace(c, role=Role.NUMERIC, dtype="DOUBLE")
+            # forced numeric after the agent's guess: the title's scale was never applied
+            ts, tu = scale_of_title(long.table.title) if c.role is not Role.NUMERIC else ("", "")
+            c = replace(c, role=Role.NUMERIC, dtype="DOUBLE", scale=c.scale or ts,
+                        unit=c.unit or tu)
         elif c.role in (Role.ID, Role.NUMERIC, Role.TIME):
             c = replace(c, role=Role.CATEGORICAL, dtype="VARCHAR", unit="", scale="")
         cols.append(c)

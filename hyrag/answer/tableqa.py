@@ -9,13 +9,22 @@ in 2019 from 2018?" maps onto nothing. This resolver reads the question the way 
 reads such a table:
 
 - the row: the line item whose label words the question covers best (every content word of a
-  short label, most words of a long one), among the cell claims of the knowledge base;
-- the periods: the years the question names (`2019`, `2018`), matched to each claim's period;
-- the operation: lookup; change / difference / increase (later minus earlier); percentage
-  change / growth rate ((later - earlier) / earlier x 100); average of the named years (and the
-  accounting convention "the 2019 average X" = mean of the 2019 and 2018 balances); sum /
-  total of several years; ratio or proportion of two line items ("X to Y", "X over Y"); "what
-  percentage of Y is X"; which year was the largest / smallest.
+  short label, most words of a long one; a label the question quotes, notes and punctuation
+  aside, ranks first), among the cell claims of the knowledge base;
+- the periods: the years the question names, matched to each claim's period — or, where a
+  column header did not parse as a period ("Year Ended December 31, 2018 (thousands)", "F19"),
+  to the one year the header names;
+- the operation and the years' roles (`tableqa_read.py`): lookup; change (later minus
+  earlier) and difference (how far apart); percentage change; average of the named years or
+  span ("2017-2019"; "the 2019 average X" = mean of the 2019 and 2018 balances); sum; ratio
+  and share of two line items; the year a line item was largest or smallest; the years it
+  was above or below a threshold, or how many;
+- the scale (`_scale`): a percentage or rate line is a percent and a per-share amount has no
+  scale, whatever the caption says; else the scale ingestion recorded from the cell, its
+  header or the table's caption ("(in thousands)").
+
+A question that asks two operations at once, names more than its line item and period
+explain, or reads as a share above 100% is not guessed at: the resolver returns None.
 
 It returns requirements, verdicts, committed facts and derivations in the engine's own types,
 so drafting, the ReverseVerifier, the decision and the audit record are exactly those of every
@@ -28,10 +37,12 @@ import math
 import re
 from dataclasses import dataclass
 
+from hyrag.answer import tableqa_read as read
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
+from ingest.captions import caption_scale
 
 _STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as", "is", "was",
          "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
@@ -44,24 +55,11 @@ _STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as
          "smaller", "higher", "lower", "greater", "less", "more", "most", "least", "all",
          "combined", "altogether", "reported", "year-on-year", "annual"}
 _OPWORDS = {"total", "net", "sum", "mean"}
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
-_CHANGE_RATIO = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)|"
-                           r"%\s*change|growth rate|rate of (?:change|growth)|"
-                           r"change in percent(?:age)?\b(?! of)", re.I)
-_DIFF = re.compile(r"\b(change|difference|increase|decrease|grow|grew|decline|declined|"
-                   r"rise|rose|fell|fall|differ)\b", re.I)
-_AVG = re.compile(r"\b(average|mean|avg)\b", re.I)
-_SUM = re.compile(r"\b(sum|combined|altogether|in total|total\s+(?:\w+\s+){0,6}?(?:in|for|of)\s+"
-                  r"(?:19|20)\d{2}\s+and\s+(?:19|20)\d{2})\b", re.I)
-_RATIO = re.compile(r"\b(ratio|proportion)\b", re.I)
-_PCT_OF = re.compile(r"\bwhat (?:is the )?(?:percentage|percent|share) of\b|"
-                     r"\bas a percentage of\b|\bpercentage of\b", re.I)
-_RANGE = re.compile(r"\b(?:from|between)\s+((?:19|20)\d{2})\s+(?:to|and|through|-)\s+"
-                    r"((?:19|20)\d{2})\b", re.I)
-_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:year|fy|fiscal year|period)\b", re.I)
-_MAX = re.compile(r"\b(largest|highest|larger|higher|greater|most|maximum|bigger|biggest)\b",
-                  re.I)
-_MIN = re.compile(r"\b(smallest|lowest|smaller|lower|less|least|minimum|fewer)\b", re.I)
+# Content words a question may use beyond its line item ("the company's", "reported", a
+# segment's name): three or more unexplained words mean it asks about something else — a
+# passage, a sub-item, another table — and a figure read from the row would be a guess.
+MAX_RESIDUE = 2
+_YEAR = read.YEAR
 
 
 @dataclass(frozen=True)
@@ -96,17 +94,45 @@ _COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, ''
 
 
 def _cells(con) -> list[dict]:  # noqa: ANN001
+    """The numeric cell claims with a period: their own `time_key`, else the one year their
+    column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
+    so the table was not melted, but a reader still sees the column as 2018)."""
     cur = con.cursor().execute(
         f"SELECT {_COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
-        "AND value_num IS NOT NULL AND time_key IS NOT NULL")
+        "AND value_num IS NOT NULL")
     names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    out = []
+    for r in cur.fetchall():
+        c = dict(zip(names, r, strict=True))
+        if not c["time_key"]:
+            ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
+            if len(ys) != 1:
+                continue
+            c["time_key"] = str(ys.pop())
+            c["header_period"] = True  # the column is a period, not a measure of its own
+        out.append(c)
+    subjects = _subjects(con)
+    for c in out:
+        c["table_subject"] = subjects.get(c["table_name"], "")
+    return out
+
+
+def _subjects(con) -> dict[str, str]:  # noqa: ANN001
+    """table -> the subject ingestion took from its title ("Northwind — Income statement"):
+    every row of such a table has that entity, so it names the table, not a line item."""
+    from ingest.typed import subject_from_title
+
+    try:
+        rows = con.cursor().execute("SELECT table_name, title FROM kb_tables").fetchall()
+    except Exception:  # noqa: BLE001 - a governed view without kb_tables: no titles known
+        return {}
+    return {t: subject_from_title(title) or "" for t, title in rows}
 
 
 def _label(c: dict) -> str:
     """The line item a cell belongs to: its entity (the row label of a melted wide table), or
-    its attribute when the entity is only the table's name."""
-    if c["entity"] and c["entity"] != c["table_name"]:
+    its attribute when the entity only names the table (its name or its title's subject)."""
+    if c["entity"] and c["entity"] not in (c["table_name"], c.get("table_subject")):
         return c["entity"]
     return c["attribute"] or ""
 
@@ -130,10 +156,17 @@ def _rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]
         need = 1.0 if len(ws) <= 2 else 0.6
         if cover + 1e-9 < need:
             continue
-        exact = 1.0 if re.sub(r"\s+", " ", lab.lower()) in low else 0.0
+        exact = 1.0 if _phrase(lab) and f" {_phrase(lab)} " in f" {_phrase(low)} " else 0.0
         out.append((exact + cover + 0.1 * len(hit), lab))
     out.sort(key=lambda x: (-x[0], len(x[1])))
     return out
+
+
+def _phrase(s: str) -> str:
+    """A label or question as plain words: "Sales per square metre ($)" -> "sales per square
+    metre", so a label's notes and punctuation do not hide that the question quotes it."""
+    s = re.sub(r"\([^)]*\)?", " ", s.lower().replace("’", "'"))
+    return " ".join(re.findall(r"[a-z0-9]+", s))
 
 
 def _year(c: dict) -> int | None:
@@ -151,38 +184,61 @@ _HEADER_SCALE = [
 
 
 def _scale(c: dict) -> str:
-    """The cell's scale: as ingestion recorded it, else a percent sign, else a scale its column
-    header states ("2019 €m", "$'000", "($ in millions)")."""
-    if c["scale"]:
-        return c["scale"]
+    """The cell's scale. A percentage ("13.1%", a "%" column or a rate line) is a percent and
+    an amount per share or per unit has no scale, whatever the table's caption says ("in
+    thousands, except per share data"); else the scale ingestion recorded, a scale the column
+    header states ("2019 €m", "$'000", "($ in millions)"), or one the row's own label
+    declares ("Net income - (in thousands)")."""
+    lab = _label(c).lower()
     if "%" in (c["value_text"] or "") or c["unit"] == "%":
         return "percent"
+    if _PER_UNIT.search(lab):
+        return ""
+    if _PCT_LABEL.search(f"{lab} {c['attribute'] or ''}") or (
+            _RATE.search(lab) and not re.search(r"exchange|conversion", lab)
+            and abs(c["value_num"] or 0.0) < 100):
+        return "percent"
+    if c["scale"]:
+        return c["scale"]
     head = f"{c['attribute'] or ''} {c['locator'] or ''}"
     for name, rx in _HEADER_SCALE:
         if rx.search(head):
             return name
-    return ""
+    return caption_scale(_label(c))
+
+
+_PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|average|class \w|"
+                       r"adr|ads)\s+)*(?:share|unit|stock|adr|ads)|\beps\b|\bearnings per\b|"
+                       r"\bprice\b", re.I)
+_PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
+_RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
 
 
 def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR0911, PLR0912
+    """The line-item answer, or None when the question is not a line-item question or cannot
+    be read unambiguously (the engine then abstains rather than guesses)."""
     cells = _cells(con)
     if not cells:
         return None
-    years = [int(y) for y in _YEAR.findall(question)]
-    uniq_years = list(dict.fromkeys(years))
-    q = _content(question)
+    q = _content(question) - {_stem(w.lower()) for w in re.findall(r"\bf[y]?\d{2}\b",
+                                                                     question, re.I)}
     ranked = _rows(cells, q, question)
     if not ranked:
         return None
+    best_label = ranked[0][1]
+    op = read.operation(question, best_label, len(ranked))
+    if op is None:
+        return None
+    uniq_years = read.years(question)
     by_label: dict[str, dict[int, list[dict]]] = {}
+    attrs: dict[str, set[str]] = {}
     for c in cells:
         y = _year(c)
         if y is not None:
             by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
-
-    attrs: dict[str, set[str]] = {}
-    for c in cells:
-        attrs.setdefault(_label(c), set()).add(c["attribute"] or "")
+        attrs.setdefault(_label(c), set()).add(
+            "" if c.get("header_period") else c["attribute"] or "")
+    want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
@@ -202,33 +258,13 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
             return None
         # several columns of one year (e.g. "Net Sales" and "% of Total"): prefer the one whose
         # own words the question uses, else an amount over a percentage
-        want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
         best = sorted(cs, key=lambda c: (-len(_content(c["time_key"] + " " + c["text"]) & q),
                                          ("%" in (c["value_text"] or "")) != want_pct,
                                          c["claim_id"]))
         return best[0]
 
-    best_label = ranked[0][1]
     match = {lab: min(sc / 2.0, 1.0) for sc, lab in ranked[:2]}  # exact + cover, over 2
     years_of = sorted(by_label.get(best_label, {}))
-    op = "lookup"
-    if re.search(r"\brespective(?:ly)?\b", question, re.I) and len(uniq_years) >= 2:
-        op = "each"
-    elif _WHICH_YEAR.search(question) and (_MAX.search(question) or _MIN.search(question)):
-        op = "argmax" if _MAX.search(question) else "argmin"
-    elif _CHANGE_RATIO.search(question):
-        op = "change_ratio"
-    elif _AVG.search(question):
-        op = "average"
-    elif _PCT_OF.search(question) and len(ranked) >= 2:
-        op = "percent_of"
-    elif _RATIO.search(question) and len(ranked) >= 2:
-        op = "ratio"
-    elif _DIFF.search(question):
-        op = "difference"
-    elif _SUM.search(question) or (re.search(r"\btotal\b", question, re.I)
-                                   and len(uniq_years) >= 2):
-        op = "sum"
     store = CommitmentStore()
     reqs: list[Requirement] = []
     verdicts: list[Verdict] = []
@@ -251,20 +287,33 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
         return Operand(c["claim_id"], float(c["value_num"]), f"{label} {y}".strip(),
                        len(reqs))
 
-    def done(derivs: list[Derivation], answer: object, scale: str, name: str) -> Resolved:
+    def done(derivs: list[Derivation], answer: object, scale: str,
+             name: str) -> Resolved | None:
         used = set().union(*(_content(r.entity or "") for r in reqs)) if reqs else set()
         residue = len(q - used - _OPWORDS)
+        if residue > MAX_RESIDUE:
+            return None  # the question says more than the line item and period explain
         return Resolved(reqs, verdicts, store, derivs, name, answer, scale,
                         min(match.get(r.entity or "", 0.5) for r in reqs) if reqs else 0.0,
                         residue)
 
-    if op in ("argmax", "argmin"):
-        ys = [y for y in (uniq_years or years_of) if pick(best_label, y)]
+    if op in ("argmax", "argmin", "years_where", "count_years"):
+        ys = [y for y in (uniq_years if len(uniq_years) >= 2 else years_of)
+              if pick(best_label, y)]
         if len(ys) < 2:
             return None
         cs = [(pick(best_label, y), y) for y in ys]
         for c, _ in cs:
             commit(best_label, c)  # type: ignore[arg-type]
+        if op in ("years_where", "count_years"):
+            hits = _where(cs, read.threshold(question))  # type: ignore[arg-type]
+            if hits is None:
+                return None
+            if op == "count_years":
+                return done([], float(len(hits)), "", op)
+            if not hits:
+                return None
+            return done([], [str(y) for y in hits] if len(hits) > 1 else str(hits[0]), "", op)
         vals = [(c["value_num"], y) for c, y in cs]  # type: ignore[index]
         win = max(vals) if op == "argmax" else min(vals)
         if sum(1 for v, _ in vals if v == win[0]) > 1:
@@ -273,7 +322,8 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:
             return None
-        a_lab, b_lab = _order_pair(question, ranked[0][1], ranked[1][1], op)
+        a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],
+                                       lambda lab: _position(question, lab))
         y = uniq_years[0] if uniq_years else _latest_common(by_label, a_lab, b_lab)
         if y is None:
             return None
@@ -286,6 +336,8 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
             d = Derivation("ratio", f"{fmt(oa.value)} / {fmt(ob.value)}", (oa, ob), r)
             return done([d], r, "", op)
         r = round(oa.value / ob.value * 100, 2)
+        if oa.value > 0 and ob.value > 0 and r > 100:
+            return None  # a part cannot exceed its whole: the pair was read the wrong way
         d = Derivation("ratio", f"{fmt(oa.value)} / {fmt(ob.value)} x 100", (oa, ob), r, "%")
         return done([d], r, "percent", op)
     label = best_label
@@ -299,14 +351,12 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
         if "%" in (c["value_text"] or ""):
             return done([], c["value_text"].strip(), "", op)  # "13.0%": displayed as a percent
         return done([], c["value_num"], _scale(c), op)
-    rng = _RANGE.search(question)
-    if rng and op in ("average", "sum"):
-        a, b = sorted((int(rng.group(1)), int(rng.group(2))))
-        if 1 < b - a <= 30:
-            uniq_years = list(range(b, a - 1, -1))
+    full = read.span(question)
+    if full and op in ("average", "sum", "each"):
+        uniq_years = full
     if op == "each":  # "X in 2019 and 2018 respectively": one value per year, in that order
         cs = [pick(label, y) for y in uniq_years]
-        if any(c is None for c in cs):
+        if len(cs) < 2 or any(c is None for c in cs):
             return None
         for c in cs:
             commit(label, c)  # type: ignore[arg-type]
@@ -316,6 +366,8 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
                     op)  # type: ignore[arg-type]
     if op == "average" and len(uniq_years) == 1:
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the 2019 average": opening+closing
+    if op == "change_ratio" and len(uniq_years) == 1 and uniq_years[0] - 1 in years_of:
+        uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the percentage change in 2019"
     if not uniq_years:
         uniq_years = sorted(years_of, reverse=True)[:2] if op in ("difference",
                                                                   "change_ratio") else []
@@ -326,18 +378,27 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
         return None
     ops = [commit(label, c) for c in cs]  # type: ignore[arg-type]
     sc = _scale(cs[0])  # type: ignore[arg-type]
+    if op in ("average", "sum") and all(_bracketed(c) for c in cs):  # type: ignore[arg-type]
+        # a line shown in brackets throughout ("(28,237)") is a cost or outflow: "the average
+        # interest expense" asks about its size, so the mean runs on the magnitudes (a change
+        # keeps the signs: a larger outflow is a decrease)
+        ops = [Operand(o.ref, abs(o.value), o.label, o.n) for o in ops]
     if op in ("difference", "change_ratio"):
-        pairs = sorted(zip(uniq_years, ops, strict=True))
-        old, new = pairs[0][1], pairs[-1][1]
+        if len(uniq_years) != 2:
+            return None
+        by_year = dict(zip(uniq_years, ops, strict=True))
+        old, new = by_year[min(uniq_years)], by_year[max(uniq_years)]  # later minus earlier
         if op == "difference":
+            if read.distance(question) and new.value < old.value:
+                new, old = old, new  # "the difference between" two years is a distance
             r = round(new.value - old.value, 2)
             return done([Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}",
                                     (new, old), r)], r, sc, op)
-        if old.value == 0:
+        if old.value == 0 or old.value < 0 or sc == "percent":
+            # no agreed sign over a negative base; a change in a percentage is ambiguous
+            # (relative, or in points) — abstain rather than pick one
             return None
         r = round((new.value - old.value) / old.value * 100, 2)
-        if old.value < 0:
-            return None  # a change ratio over a negative base has no agreed sign
         return done([Derivation("growth", f"({fmt(new.value)} - {fmt(old.value)}) / "
                                 f"{fmt(abs(old.value))} x 100", (old, new), r, "%")],
                     r, "percent", op)
@@ -352,17 +413,48 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
     return None
 
 
-def _order_pair(question: str, a: str, b: str, op: str) -> tuple[str, str]:
-    """Numerator first: the label mentioned first ("ratio of X to Y", "X over Y", "the
-    percentage of X in total Y")."""
-    low = question.lower()
+def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] | None:
+    """The years whose value meets the threshold, compared in the threshold's own scale
+    ("less than 800 million" against a table in thousands compares base values)."""
+    if th is None:
+        return None
+    mult = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
+    out = []
+    for c, y in cs:
+        sc = _scale(c)
+        if th.scale == "percent" or not th.scale:
+            if th.scale == "percent" and sc != "percent":
+                return None
+            v, t = float(c["value_num"]), th.value
+        else:
+            if sc == "percent":
+                return None
+            v, t = float(c["value_num"]) * mult.get(sc, 1.0), th.value * mult[th.scale]
+        ok = (v > t or (th.inclusive and v == t)) if th.above else (
+            v < t or (th.inclusive and v == t))
+        if ok:
+            out.append(y)
+    return out
 
-    def pos(lab: str) -> int:
-        ws = [w for w in _words(lab) if _stem(w) in _content(lab)]
-        idx = [low.find(w) for w in ws if low.find(w) >= 0]
-        return min(idx) if idx else 10 ** 6
-    first, second = (a, b) if pos(a) <= pos(b) else (b, a)
-    return first, second
+
+def _bracketed(c: dict) -> bool:
+    """A negative amount displayed in accounting brackets, "(1,234)" or "$(1,234)"."""
+    return (c["value_num"] or 0) < 0 and bool(re.match(r"^\W*\(", c["value_text"] or ""))
+
+
+def _position(question: str, lab: str) -> int:
+    """Where the question names a label: the label itself, else its first content word (a
+    word two labels share, "costs", says nothing about which one comes first)."""
+    low = question.lower()
+    exact = low.find(re.sub(r"\s+", " ", lab.lower().strip()))
+    if exact >= 0:
+        return exact
+    for w in _words(lab):
+        if _stem(w) in _content(lab):
+            m = re.search(rf"\b{re.escape(w)}", low)
+            if m:
+                return m.start()
+    return 10 ** 6
 
 
 def _latest_common(by_label: dict, a: str, b: str) -> int | None:

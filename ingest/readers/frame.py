@@ -68,7 +68,9 @@ def to_cell(v: Any) -> Cell:
 
 def read_dataframe(df: Any, name: str) -> list[RawTable]:
     """One table from `df`, named by `safe_identifier(name)`; a non-RangeIndex is kept as
-    leading column(s) because it usually carries the entity (a ticker, a date)."""
+    leading column(s) because it usually carries the entity (a ticker, a date). A caption in
+    `df.attrs["title"]` (or `"caption"`) becomes the table's title, as a title line above a
+    sheet's table does: "Other assets (in thousands)" gives every amount its scale."""
     import pandas as pd
 
     if not isinstance(df, pd.DataFrame):
@@ -100,6 +102,7 @@ def read_dataframe(df: Any, name: str) -> list[RawTable]:
             rows=rows,
             row_locs=tuple(range(1, len(rows) + 1)),
             col_locs=tuple(range(1, len(header) + 1)),
+            title=str(df.attrs.get("title") or df.attrs.get("caption") or "").strip() or None,
             notes=tuple(notes),
         )
     ]
