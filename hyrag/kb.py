@@ -128,11 +128,11 @@ class KnowledgeBase:
         if g.unrestricted:
             return self.store
         r = self._readers.get(g.request_id)
-        if r is None:
-            from hyrag.policy.views import GovernedStore
+        if r is None:  # shared per (allowed sources, tables, store version): hyrag.policy.views
+            from hyrag.policy.views import governed_store
 
-            r = self._readers[g.request_id] = GovernedStore(self.store, g.allowed_sources,
-                                                            g.allowed_tables)
+            r = self._readers[g.request_id] = governed_store(self.store, g.allowed_sources,
+                                                             g.allowed_tables)
         return r
 
     def audit_trail(self):  # noqa: ANN201 - hyrag.answer.audit.AuditTrail
@@ -271,7 +271,9 @@ class KnowledgeBase:
             if grant.governed:  # the entitlement pre-filter, inside candidate generation
                 allowed_sources = grant.allowed_sources if allowed_sources is None else (
                     grant.allowed_sources & frozenset(allowed_sources))
-            return self._search(question, k, allowed_sources, strategies, expand)
+            res = self._search(question, k, allowed_sources, strategies, expand)
+            res.step_up = grant.step_up_notice()  # STEP_UP sources: announced, not searched
+            return res
 
     def _search(self, question, k, allowed_sources, strategies, expand):  # noqa: ANN001, ANN202
         from hyrag.embed import EmbeddingError
@@ -293,8 +295,9 @@ class KnowledgeBase:
 
         if not isinstance(question, str) or not question.strip():
             raise HyragError("ask needs a non-empty question")
-        with self._request("ask", question=question, trust=trust):
-            return AnswerEngine(self).ask(question, trust=trust, as_of=as_of)
+        with self._request("ask", question=question, trust=trust) as grant:
+            return _step_up_gap(AnswerEngine(self).ask(question, trust=trust, as_of=as_of),
+                                grant)
 
     def ask_stream(self, question: str, trust: str = "balanced", as_of: object = None):  # noqa: ANN201
         """Yield the answer's stage events (route, horizon count, each commitment and gap, each
@@ -399,8 +402,9 @@ class KnowledgeBase:
         if grant.unrestricted:
             readable = self.store.readable_tables()
         else:
+            present = set(self.store.readable_tables())
             readable = sorted(grant.allowed_tables | grant.step_up_tables) + [
-                t for t in GOVERNED_ENGINE_TABLES if t in self.store.readable_tables()]
+                t for t in GOVERNED_ENGINE_TABLES if t in present]
         try:
             guarded = check_sql(query, readable)
         except SqlRejected as e:
@@ -437,8 +441,20 @@ class AnswerEngineProxy:
 
         if not isinstance(question, str) or not question.strip():
             raise HyragError("ask needs a non-empty question")
-        with kb._request("ask", question=question, trust=trust):
-            return AnswerEngine(kb).ask(question, trust=trust, as_of=as_of, on_event=sink)
+        with kb._request("ask", question=question, trust=trust) as grant:
+            return _step_up_gap(
+                AnswerEngine(kb).ask(question, trust=trust, as_of=as_of, on_event=sink), grant)
+
+
+def _step_up_gap(answer, grant):  # noqa: ANN001, ANN202
+    """Sources that need an attestation were not consulted: say so as a Knowledge Gap (count
+    and rule only; the policy.step_up audit event names them)."""
+    gap = grant.step_up_gap()
+    if gap is None:
+        return answer
+    from dataclasses import replace
+
+    return replace(answer, gaps=(*answer.gaps, gap))
 
 
 def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

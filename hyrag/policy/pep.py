@@ -94,6 +94,26 @@ class Grant:
         """Every source is visible (no policy, or a subject entitled to everything)."""
         return not self.governed or self.allowed_sources >= self.all_sources
 
+    def step_up_notice(self) -> dict | None:
+        """Sources this request did not read because they need an attestation (STEP_UP), as
+        {"sources": count, "rules": [rule ids], "notice": text}; None when there are none.
+        Only the count and the rules: no name, table or content of those sources."""
+        if not self.governed or not self.step_up_sources or self.action not in DATA_ACTIONS:
+            return None
+        rules = sorted({v.rule_id for sid, v in self.source_verdicts.items()
+                        if sid in self.step_up_sources})
+        n = len(self.step_up_sources)
+        return {"sources": n, "rules": rules, "notice": (
+            f"{n} source{'s' if n != 1 else ''} not consulted: "
+            f"{'they need' if n != 1 else 'it needs'} an attestation (rule "
+            f"{', '.join(rules)}); ask again with attestation= or --attest TEXT")}
+
+    def step_up_gap(self) -> dict | None:
+        """The notice as a Knowledge Gap (CONTRACT.md: entity, attribute, period, reason)."""
+        n = self.step_up_notice()
+        return None if n is None else {"entity": None, "attribute": None, "period": None,
+                                       "reason": n["notice"]}
+
     def chain(self) -> list[dict]:
         """The verdict chain for the context pack and the audit record."""
         out = [{"resource": "kb", **self.verdict.to_dict()}]
@@ -141,16 +161,15 @@ class Enforcer:
                   attestation=self.attestation, detail=dict(detail or {}))
         if action not in DATA_ACTIONS:
             return g
-        flat = self.store.con.cursor().execute(
-            "SELECT s.source_id, s.name, s.tenant, s.classification, t.table_name "
-            "FROM sources s LEFT JOIN kb_tables t USING (source_id)").fetchall()
-        by_src: dict[str, tuple] = {}
-        for sid, name, tenant, cls, table in flat:
-            prev = by_src.get(sid)
-            tbls = (prev[3] if prev else ()) + ((table,) if table else ())
-            by_src[sid] = (name, tenant, cls, tbls)
-        rows = [(sid, *by_src[sid][:3], tuple(sorted(by_src[sid][3])))
-                for sid in sorted(by_src)]
+        cur = self.store.con.cursor()  # two plain reads: cheaper than a join on every request
+        tables_of: dict[str, list[str]] = {}
+        for sid, table in cur.execute("SELECT source_id, table_name FROM kb_tables").fetchall():
+            if table:
+                tables_of.setdefault(sid, []).append(table)
+        by_src = {sid: (name, tenant, cls, tuple(sorted(tables_of.get(sid, ()))))
+                  for sid, name, tenant, cls in cur.execute(
+                      "SELECT source_id, name, tenant, classification FROM sources").fetchall()}
+        rows = [(sid, *by_src[sid]) for sid in sorted(by_src)]
         g.all_sources = frozenset(by_src)
         if verdict.effect is Effect.DENY:
             return g
@@ -193,6 +212,10 @@ class Enforcer:
                                         "allowed_sources": sorted(g.allowed_sources),
                                         "step_up_sources": sorted(g.step_up_sources),
                                         "allowed_tables": sorted(g.allowed_tables)}))
+            notice = g.step_up_notice()
+            if notice is not None:  # in the same batch, before anything is retrieved
+                ev.append(("policy.step_up", {**base, **notice,
+                                              "step_up_sources": sorted(g.step_up_sources)}))
         return ev
 
     def record(self, g: Grant) -> bool:

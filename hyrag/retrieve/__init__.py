@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from hyrag.embed import Embedder, embedder_for
+from hyrag.index.ann import AnnSettings
 from hyrag.index.builder import SyncReport, VectorStore
 from hyrag.retrieve.bm25 import BM25Index
 from hyrag.retrieve.catalog import generation, load_catalog
@@ -66,7 +67,10 @@ class Horizon:
     @property
     def vectors(self) -> VectorStore:
         if self._vectors is None:
-            self._vectors = VectorStore(self.folder, self.con, self.embedder, self.backend)
+            self._vectors = VectorStore(
+                self.folder, self.con, self.embedder, self.backend,
+                AnnSettings.from_settings(self.settings),
+            )
         return self._vectors
 
     def sync(self) -> SyncReport:
@@ -92,7 +96,8 @@ class Horizon:
                 GraphStrategy(graph, cat),
             ]
             self._retriever = EnsembleRetriever(
-                cat, graph, strategies, self.rsettings, v.summaries, self.embedder.info.label()
+                cat, graph, strategies, self.rsettings, v.summaries, self.embedder.info.label(),
+                con=self.con,  # issue 8: a restricted scope's counters over visible claims
             )
             has_key = np.array([k is not None for k in cat.time_keys.tolist()], dtype=bool)
             timed = np.flatnonzero(~np.isnan(cat.order_keys) & has_key)
@@ -111,10 +116,14 @@ class Horizon:
             ).fetchall()
         )
 
-    def interval(self, question: str) -> Interval | None:
-        self.retriever()
+    def interval(self, question: str, allowed_sources: set[str] | None = None) -> Interval | None:
+        r = self.retriever()
+        latest = self._latest
+        if allowed_sources is not None:  # issue 8: the latest period the subject can see
+            tk = r.latest_time_key(allowed_sources)
+            latest = latest_key(tk) if tk is not None else None
         fy = getattr(self.settings, "fiscal_year_start_month", 1)
-        return question_interval(question, latest=self._latest, fiscal_year_start_month=fy)
+        return question_interval(question, latest=latest, fiscal_year_start_month=fy)
 
     def search(
         self,
@@ -132,7 +141,7 @@ class Horizon:
         allowed = self.current_sources()
         if allowed_sources is not None:
             allowed = allowed & frozenset(allowed_sources)
-        iv = self.interval(question) if interval == "auto" else interval
+        iv = self.interval(question, allowed) if interval == "auto" else interval
         needs_vec = strategies is None or {"row_vectors", "claim_vectors"} & set(strategies)
         qvec = self.embedder.embed_one(question) if needs_vec else None
         return r.search(

@@ -9,10 +9,17 @@ score (CONTRACT.md: "BM25 normalised per query"), so theta_H applies on a 0..1 s
 
 Parameters k1 = 1.2, b = 0.75 (Robertson and Zaragoza 2009, the usual defaults); idf is the
 non-negative Lucene form log(1 + (N - df + 0.5) / (df + 0.5)).
+
+Corpus statistics (N, df, avgdl) are themselves information about the corpus: a subject who may
+see only some sources must get them over those sources alone, or their scores would move when a
+denied source mentioning the same words is ingested. `restrict(visible)` returns the index as
+that subject sees it: the same postings (shared, not copied), statistics recomputed over the
+visible documents in one pass of NumPy, and every other document excluded from `search`.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 
 import numpy as np
@@ -51,13 +58,30 @@ class BM25Index:
         order = np.argsort(term, kind="stable")
         self.post_doc = pairs[order, 0].astype(np.int32)
         self.post_tf = pairs[order, 1].astype(np.float32)
+        self.post_term = term[order].astype(np.int32)
         counts = np.bincount(term, minlength=len(vocab)) if len(term) else np.zeros(0, np.int64)
         self.offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        df = counts.astype(np.float64)
-        self.idf = np.log1p((self.n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
-        self._norm = (
-            self.k1 * (1 - self.b + self.b * self.doc_len / max(self.avgdl, 1e-9))
-        ).astype(np.float32)
+        self.visible: np.ndarray | None = None  # None: every document (see `restrict`)
+        self._stats(counts.astype(np.float64), self.n_docs, self.avgdl)
+
+    def _stats(self, df: np.ndarray, n: int, avgdl: float) -> None:
+        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        self._norm = (self.k1 * (1 - self.b + self.b * self.doc_len / max(avgdl, 1e-9))).astype(
+            np.float32
+        )
+
+    def restrict(self, visible: np.ndarray) -> BM25Index:
+        """This index as a subject who sees only the `visible` documents sees it: N, df and
+        avgdl over those documents, the others never admitted. Postings are shared."""
+        vis = np.asarray(visible, dtype=bool)
+        out = copy.copy(self)
+        out.visible = vis
+        n = int(vis.sum())
+        out.avgdl = float(self.doc_len[vis].mean()) if n else 1.0
+        keep = vis[self.post_doc] if self.post_doc.size else np.zeros(0, dtype=bool)
+        df = np.bincount(self.post_term[keep], minlength=len(self.vocab)).astype(np.float64)
+        out._stats(df, n, out.avgdl)
+        return out
 
     def scores(self, query: str | list[str]) -> np.ndarray:
         """Raw BM25 of every document (0 where no query term occurs)."""
@@ -80,6 +104,8 @@ class BM25Index:
     ) -> list[tuple[int, float, float]]:
         """Top k admitted documents as (doc, raw score, score / best admitted score)."""
         s = self.scores(query)
+        if self.visible is not None:
+            mask = self.visible if mask is None else (mask & self.visible)
         if mask is not None:
             s = np.where(mask, s, 0.0)
         pos = np.flatnonzero(s > 0)

@@ -9,17 +9,28 @@ threshold cannot apply after fusion (CONTRACT.md); the survivors are fused with 
 k = 60); analytical questions get a one-hop relation expansion with a confidence discount; and
 each strategy is scored (mean similarity, source diversity, mean claim confidence, weighted) to
 name the best one for this question.
+
+What the strategies rank over depends on who asks (issue 8). Besides the pre-filter, a subject
+who may see only some sources gets a *scope* built over those sources alone: BM25 statistics
+(N, df, avgdl), the graph's lookup table of names and its relations, the latest period, and the
+claims' confidences (support / contradiction counters counted over visible claims only). So no
+score, rank, fuzzy match or confidence a restricted subject sees changes when a source they may
+not see is ingested. Scopes are built once per visible set and kept (a few, least recently used
+first out) until the knowledge base changes, when the whole retriever is rebuilt.
 """
 
 from __future__ import annotations
 
+import copy
 import re
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from hyrag.retrieve.catalog import ClaimCatalog
+from hyrag.retrieve.catalog import CONF_CONTRADICT, CONF_SUPPORT, ClaimCatalog
 from hyrag.retrieve.graph import EntityGraph
 from hyrag.retrieve.rrf import rrf
 from hyrag.retrieve.strategies import Candidate, QueryContext, Strategy
@@ -106,6 +117,10 @@ class SearchResult:
     embedding: str
     seconds: float
     analytical: bool = False
+    # issue 8: sources that were not searched because they need an attestation (STEP_UP):
+    # {"sources": count, "rules": [rule ids], "notice": text}; None when there are none. The
+    # count and the rules only: never a name, a table or anything of their content.
+    step_up: dict | None = None
 
     def ids(self) -> list[str]:
         return [c.claim_id for c in self.claims]
@@ -117,6 +132,7 @@ class SearchResult:
             "interval": list(self.interval) if self.interval else None,
             "embedding": self.embedding,
             "analytical": self.analytical,
+            "step_up": self.step_up,
             "seconds": round(self.seconds, 4),
             "strategies": [s.to_dict() for s in self.strategies],
             "claims": [c.to_dict() for c in self.claims],
@@ -125,6 +141,29 @@ class SearchResult:
 
 def is_analytical(question: str) -> bool:
     return bool(_ANALYTICAL.search(question))
+
+
+SCOPE_CACHE = 16  # visible sets kept per retriever (one per distinct subject view in use)
+
+
+@dataclass
+class Scope:
+    """The retriever as one visible set of claims sees it (see the module docstring)."""
+
+    visible: np.ndarray | None  # None: every current claim (the unrestricted scope)
+    strategies: list[Strategy]
+    graph: EntityGraph
+    conf: np.ndarray
+    latest: int | None  # catalog index of the latest timed visible claim
+
+
+def _latest_index(cat: ClaimCatalog, visible: np.ndarray | None) -> int | None:
+    has_key = np.fromiter((k is not None for k in cat.time_keys.tolist()), bool, len(cat))
+    timed = ~np.isnan(cat.order_keys) & has_key
+    if visible is not None:
+        timed &= visible
+    idx = np.flatnonzero(timed)
+    return int(idx[np.argmax(cat.order_keys[idx])]) if idx.size else None
 
 
 class EnsembleRetriever:
@@ -136,11 +175,110 @@ class EnsembleRetriever:
         settings: RetrievalSettings,
         summaries: dict[str, dict] | None = None,
         embedding: str = "",
+        con: object = None,
     ) -> None:
+        """`con`: the store's connection, to count a restricted scope's support / contradiction
+        links over visible claims (None: scopes keep the stored confidences)."""
         self.cat, self.graph, self.strategies = cat, graph, strategies
         self.settings = settings
         self.summaries = summaries or {}
         self.embedding = embedding
+        self.con = con
+        self._full: Scope | None = None
+        self._scopes: OrderedDict[frozenset[str], Scope] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- scopes (issue 8) -------------------------------------------------------------------
+    def scope(self, allowed_sources: frozenset[str] | set[str] | None) -> Scope:
+        """The scope of a visible set; the unrestricted one when every current claim is
+        visible. Built once per set, then looked up."""
+        if self._full is None:
+            self._full = Scope(
+                None, self.strategies, self.graph, self.cat.conf, _latest_index(self.cat, None)
+            )
+        if allowed_sources is None:
+            return self._full
+        key = frozenset(allowed_sources)
+        with self._lock:
+            sc = self._scopes.get(key)
+            if sc is not None:
+                self._scopes.move_to_end(key)
+                return sc
+        visible = self.cat.mask(key, None)
+        sc = self._full if visible.all() else self._build_scope(visible, key)
+        with self._lock:
+            self._scopes[key] = sc
+            while len(self._scopes) > SCOPE_CACHE:
+                self._scopes.popitem(last=False)
+        return sc
+
+    def latest_time_key(self, allowed_sources: frozenset[str] | set[str] | None) -> str | None:
+        """The time key of the latest period a subject can see ("latest", "last year")."""
+        j = self.scope(allowed_sources).latest
+        return None if j is None else self.cat.time_keys[j]
+
+    def _build_scope(self, visible: np.ndarray, sources: frozenset[str]) -> Scope:
+        conf = self._visible_conf(visible, sources)
+        graph = self.graph.restrict(visible, sources, conf)
+        restricted: dict[int, object] = {}
+        strategies = []
+        for st in self.strategies:
+            sc = copy.copy(st)
+            bm25 = getattr(sc, "bm25", None)
+            if bm25 is not None:
+                if id(bm25) not in restricted:
+                    restricted[id(bm25)] = bm25.restrict(visible)
+                sc.bm25 = restricted[id(bm25)]
+            if isinstance(getattr(sc, "graph", None), EntityGraph):
+                sc.graph = graph
+            strategies.append(sc)
+        return Scope(visible, strategies, graph, conf, _latest_index(self.cat, visible))
+
+    def _visible_conf(self, visible: np.ndarray, sources: frozenset[str]) -> np.ndarray:
+        """Eq. 10 confidences with the support / contradiction counters counted over visible
+        claims only: the stored counters minus the links whose other end the subject cannot
+        see (a claim of another source, or of an older version)."""
+        if self.con is None or not visible.any():
+            return self.cat.conf
+        rows = (
+            self.con.cursor()
+            .execute(
+                """
+            WITH vis AS (
+                SELECT c.claim_id FROM claims c JOIN sources s USING (source_id)
+                WHERE NOT c.superseded AND s.status = 'current'
+                  AND c.source_id IN (SELECT unnest(?::VARCHAR[]))
+            ), x AS (
+                SELECT src AS id, dst AS other, kind FROM claim_links
+                WHERE kind IN ('supports', 'contradicts')
+                UNION ALL
+                SELECT dst, src, kind FROM claim_links WHERE kind IN ('supports', 'contradicts')
+            ), hid AS (
+                SELECT id, count(*) FILTER (WHERE kind = 'supports') AS s,
+                       count(*) FILTER (WHERE kind = 'contradicts') AS c
+                FROM x WHERE id IN (SELECT claim_id FROM vis)
+                  AND other NOT IN (SELECT claim_id FROM vis)
+                GROUP BY id
+            )
+            SELECT c.claim_id, c.conf_base, greatest(0, c.support - hid.s),
+                   greatest(0, c.contradict - hid.c)
+            FROM hid JOIN claims c ON c.claim_id = hid.id
+            """,
+                [sorted(sources)],
+            )
+            .fetchall()
+        )
+        if not rows:
+            return self.cat.conf
+        conf = self.cat.conf.copy()
+        for cid, base, sup, con in rows:
+            i = self.cat.index.get(cid)
+            if i is not None and base is not None:
+                conf[i] = min(
+                    1.0,
+                    max(0.0, float(base) + CONF_SUPPORT * np.log1p(sup) - CONF_CONTRADICT * con),
+                )
+        return conf
 
     def context(
         self,
@@ -177,25 +315,28 @@ class EnsembleRetriever:
         expand: bool | None = None,
     ) -> SearchResult:
         t0 = time.perf_counter()
+        scope = self.scope(allowed_sources)
         ctx = self.context(question, qvec, interval, allowed_sources)
         lists: dict[str, list[Candidate]] = {}
         reports: list[StrategyReport] = []
-        for st in self.strategies:
+        for st in scope.strategies:
             if strategies is not None and st.name not in strategies:
                 continue
             t1 = time.perf_counter()
             lists[st.name] = self.horizon(st.rank(ctx, allowed_sources))
-            reports.append(self._score(st.name, lists[st.name], time.perf_counter() - t1))
+            reports.append(
+                self._score(st.name, lists[st.name], time.perf_counter() - t1, scope.conf)
+            )
         fused = rrf({n: [c.id for c in cs] for n, cs in lists.items()}, self.settings.rrf_k)
         analytical = is_analytical(question) if expand is None else expand
         expanded: dict[str, str] = {}
         if analytical:
-            fused, expanded = self._expand(fused, ctx.mask)
+            fused, expanded = self._expand(fused, ctx.mask, scope.graph)
         ranks = {n: {c.id: r for r, c in enumerate(cs, 1)} for n, cs in lists.items()}
         sims = {n: {c.id: c.sim for c in cs} for n, cs in lists.items()}
         out = []
         for r, (cid, score) in enumerate(fused[:k], 1):
-            out.append(self._result(cid, r, score, ranks, sims, expanded.get(cid)))
+            out.append(self._result(cid, r, score, ranks, sims, expanded.get(cid), scope.conf))
         scored = [rep for rep in reports if rep.candidates]
         best = max(scored, key=lambda rep: (rep.score, rep.name)).name if scored else None
         return SearchResult(
@@ -210,10 +351,13 @@ class EnsembleRetriever:
         )
 
     # -- internals -------------------------------------------------------------------------
-    def _score(self, name: str, cands: list[Candidate], seconds: float) -> StrategyReport:
+    def _score(
+        self, name: str, cands: list[Candidate], seconds: float, conf: np.ndarray | None = None
+    ) -> StrategyReport:
         """Seed 003: "average similarity score, a diversity proxy based on unique source items,
         and average claim confidence (when applicable) via a weighted sum"."""
         s = self.settings
+        conf = self.cat.conf if conf is None else conf
         if not cands:
             return StrategyReport(name, 0, 0.0, 0.0, 0.0, 0.0, seconds)
         items, confs = set(), []
@@ -223,7 +367,7 @@ class EnsembleRetriever:
                 items.add(c.id)
                 continue
             items.add(self.cat.item_ids[i] or self.cat.locators[i].rsplit('"sentence"', 1)[0])
-            confs.append(float(self.cat.conf[i]))
+            confs.append(float(conf[i]))
         mean_sim = float(np.mean([c.sim for c in cands]))
         div = len(items) / len(cands)
         mean_conf = float(np.mean(confs)) if confs else 0.0
@@ -238,9 +382,11 @@ class EnsembleRetriever:
         self,
         fused: list[tuple[str, float]],
         mask: np.ndarray,
+        graph: EntityGraph | None = None,
     ) -> tuple[list[tuple[str, float]], dict[str, str]]:
         """One hop along `relations` from the entities of the Horizon's claims (seed 003:
         "discounting confidence slightly for expanded claims")."""
+        graph = self.graph if graph is None else graph
         have = {cid for cid, _ in fused}
         extra: dict[str, tuple[float, str]] = {}
         visible = set(self.cat.source_ids[mask].tolist())
@@ -248,8 +394,8 @@ class EnsembleRetriever:
             i = self.cat.index.get(cid)
             if i is None or not self.cat.entities[i]:
                 continue
-            for rel, other in self.graph.neighbours(str(self.cat.entities[i]), visible):
-                for j in self.graph.by_entity.get(other, ()):
+            for rel, other in graph.neighbours(str(self.cat.entities[i]), visible):
+                for j in graph.by_entity.get(other, ()):
                     oid = str(self.cat.ids[j])
                     if not mask[j] or oid in have:
                         continue
@@ -261,7 +407,14 @@ class EnsembleRetriever:
         return merged, {oid: why for oid, (_, why) in extra.items()}
 
     def _result(
-        self, cid: str, rank: int, score: float, ranks: dict, sims: dict, expanded_from: str | None
+        self,
+        cid: str,
+        rank: int,
+        score: float,
+        ranks: dict,
+        sims: dict,
+        expanded_from: str | None,
+        conf: np.ndarray | None = None,
     ) -> RetrievedClaim:
         r = {n: m[cid] for n, m in ranks.items() if cid in m}
         s = {n: round(m[cid], 4) for n, m in sims.items() if cid in m}
@@ -302,7 +455,7 @@ class EnsembleRetriever:
             c.attributes[i],
             c.values[i],
             c.time_keys[i],
-            float(c.conf[i]),
+            float((c.conf if conf is None else conf)[i]),
             r,
             s,
             expanded_from,

@@ -11,6 +11,11 @@ eight letters, two from nine) for n-grams of five or more letters. A claim's mat
 combines how many of the question's names it is about, how much of its attribute the question
 names, whether its table is named, and whether its period is exactly the asked one; divided by
 its maximum it is the strategy's normalised similarity.
+
+The lookup table is itself a list of names in the knowledge base: a subject who may see only
+some sources gets a graph built over those sources' claims and relations alone (`restrict`), so
+a denied name is never matched, fuzzily or exactly, and cannot take the question's words away
+from a visible one.
 """
 
 from __future__ import annotations
@@ -65,21 +70,28 @@ def allowed_edits(n: int) -> int:
 
 
 class EntityGraph:
-    def __init__(self, cat: ClaimCatalog, relations: Iterable[tuple[str, str, str]] = ()) -> None:
+    def __init__(
+        self,
+        cat: ClaimCatalog,
+        relations: Iterable[tuple[str, str, str]] = (),
+        *,
+        visible: np.ndarray | None = None,
+        conf: np.ndarray | None = None,
+    ) -> None:
+        """`visible`: only these catalog claims feed the lookup table (None: all); `conf`: the
+        claim confidences to break ties with (default the catalog's)."""
         self.cat = cat
+        self.conf = cat.conf if conf is None else conf
+        self._relation_rows = list(relations)
+        relations = self._relation_rows
         self.by_entity: dict[str, list[int]] = defaultdict(list)
         self.by_value: dict[str, set[str]] = defaultdict(set)
         self.by_table: dict[str, str] = {}
-        for i, (ent, kind, role, val, item) in enumerate(
-            zip(
-                cat.entities.tolist(),
-                cat.kinds.tolist(),
-                cat.roles.tolist(),
-                cat.values.tolist(),
-                cat.item_ids.tolist(),
-                strict=True,
-            )
-        ):
+        idx = range(len(cat)) if visible is None else np.flatnonzero(visible).tolist()
+        ents, kinds, roles = cat.entities.tolist(), cat.kinds.tolist(), cat.roles.tolist()
+        vals, items = cat.values.tolist(), cat.item_ids.tolist()
+        for i in idx:
+            ent, kind, role, val, item = ents[i], kinds[i], roles[i], vals[i], items[i]
             if ent:
                 self.by_entity[norm_phrase(ent)].append(i)
             if (
@@ -90,7 +102,8 @@ class EntityGraph:
                 and role in ("categorical", "id", "text")
             ):
                 self.by_value[norm_phrase(val)].add(item)
-        for t in set(cat.tables.tolist()):
+        tables = cat.tables if visible is None else cat.tables[np.asarray(visible, dtype=bool)]
+        for t in set(tables.tolist()):
             if t:
                 self.by_table[norm_phrase(t.replace("_", " "))] = t
         # (relation, other end, source of the sentence that stated it): expansion may only
@@ -112,6 +125,14 @@ class EntityGraph:
                 for g in _grams(k):
                     self._tri[g].append(k)
         self._attr_tokens: dict[str, set[str]] = {}
+
+    def restrict(
+        self, visible: np.ndarray, sources: frozenset[str], conf: np.ndarray | None = None
+    ) -> EntityGraph:
+        """The graph as a subject who sees only the `visible` claims (of `sources`) sees it:
+        names, values and tables of those claims, relations stated in those sources."""
+        rels = [r for r in self._relation_rows if len(r) > 3 and r[3] in sources]
+        return EntityGraph(self.cat, rels, visible=visible, conf=conf)
 
     # -- matching ---------------------------------------------------------------------------
     def mentions(self, question: str) -> list[Mention]:
@@ -209,7 +230,7 @@ class EntityGraph:
             if exact_period is not None:
                 s += 0.5 * bool(exact_period[i])
             out.append((i, s / (2.0 + 0.5 * bool(tables) + 0.5 * (exact_period is not None))))
-        out.sort(key=lambda t: (-t[1], -self.cat.conf[t[0]], self.cat.ids[t[0]]))
+        out.sort(key=lambda t: (-t[1], -self.conf[t[0]], self.cat.ids[t[0]]))
         return out[:limit]
 
     def neighbours(
