@@ -115,20 +115,24 @@ class AnswerEngine:
         emit("warrant", {"verdicts": [v.to_dict() for v in verdicts],
                          "searches": gate.log.searches, "rejected": gate.log.rejected[:50]})
         self.last_table_answer = None
-        if not any(v.support in ("direct", "conflicting") for v in verdicts):
-            # a row-label table question the schema parser could not map (tableqa.py)
-            from dataclasses import replace as _replace
+        direct = any(v.support in ("direct", "conflicting") for v in verdicts)
+        from dataclasses import replace as _replace
 
-            from hyrag.answer import tableqa
+        from hyrag.answer import tableops, tableqa
 
-            tq = tableqa.resolve(question, reader.con)  # the subject's view, never the raw store
-            if tq is not None:
-                requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
-                parsed = _replace(parsed, clarify=(), ranking=None)
-                self.last_table_answer = {"operation": tq.operation, "value": tq.answer,
-                                          "scale": tq.scale, "residue": tq.residue}
-                emit("tableqa", {"operation": tq.operation, "requirements": [
-                    r.to_dict() for r in requirements]})
+        # a row-label table question the schema parser could not map (tableqa.py), else a list
+        # table's row operators (tableops.py: filters, counts, superlatives, neighbours), which
+        # replace a direct answer only where the parser lacks the operator; the subject's view
+        tq = None if direct else tableqa.resolve(question, reader.con)
+        if tq is None:
+            tq = tableops.resolve(question, reader.con, parsed=parsed, direct=direct)
+        if tq is not None:
+            requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
+            parsed = _replace(parsed, clarify=(), ranking=None)
+            self.last_table_answer = {"operation": tq.operation, "value": tq.answer,
+                                      "scale": tq.scale, "residue": tq.residue}
+            emit("tableqa", {"operation": tq.operation, "requirements": [
+                r.to_dict() for r in requirements]})
         evidence, numbers = number_facts(commitments)
         derivations = self._derive(parsed, verdicts, commitments, numbers)
         if self.last_table_answer is not None:
@@ -147,6 +151,9 @@ class AnswerEngine:
             dr = dr.__class__((*dr.sentences, f"{requirements[0].entity} was {word} in "
                                f"{self.last_table_answer['value']}."), dr.evidence,
                               dr.conflicts, dr.numbers)
+        if self.last_table_answer is not None and getattr(tq, "sentence", ""):
+            dr = dr.__class__((*dr.sentences, tq.sentence), dr.evidence, dr.conflicts,
+                              dr.numbers)
         dr = self._llm_synthesis(question, dr, commitments, derivations)
         text = " ".join(dr.sentences)
         periods = [r.period or "" for r in requirements] + [

@@ -88,8 +88,10 @@ def compile_query(cat: Catalog, table: str, *, agg: str, measure: str | None,
         conds.append(exp.EQ(this=_q(col), expression=exp.Literal.string(val)))
     if period is not None:
         pc = period_condition(ti, *period)
-        if pc is not None:
-            conds.append(pc)
+        if pc is None:  # dropping the period would answer for every period at once
+            raise HyragError(f"{table} has no period column to select {period_key or 'the period'}"
+                             " the question names")
+        conds.append(pc)
     if measure is not None and agg != "count":
         conds.append(exp.Not(this=exp.Is(this=_q(measure), expression=exp.Null())))
     if conds:

@@ -72,9 +72,11 @@ def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
     if ta is not None:
         vs = ta["value"] if isinstance(ta["value"], list) else [ta["value"]]
         return ans, [_fmt(v) for v in vs]
+    m = re.match(r"Ranked by [^:]+: (.+?) [-\d.,]+ \[1\]", ans.text)
+    if m and re.match(r"\s*(?:which|who|whom)\b", question, re.I):
+        return ans, [m.group(1)]  # "which country ...?" asks for the ranked entity
     if ans.derivations:
         return ans, [_fmt(ans.derivations[-1]["result"])]
-    m = re.match(r"Ranked by [^:]+: (.+?) [-\d.,]+ \[1\]", ans.text)
     if m:
         return ans, [m.group(1)]
     refs = [r for req in ans.requirements for r in req.get("evidence_refs", [])]

@@ -1,0 +1,561 @@
+"""The operators of `tableops`: one question, one table -> a `Result`, or None (abstain).
+
+The question is read once (`Reading`): the rows its cell values and numeric conditions select,
+the columns it names, the column it asks for. Operators are tried from the most specific cue to
+the least: previous / next row, "A or B", difference, count, superlative or most frequent
+value, first / last, average / total, lookup. An operator returns None when its cue is absent
+or it cannot resolve it (no anchor row, a tie, a column the question does not name); the
+next operator then reads the question, and when none resolves it the engine abstains.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from hyrag.answer.tableops import Grid, Result
+from hyrag.answer.tableops_parse import (
+    COMPARATIVES,
+    MAXWORDS,
+    MINWORDS,
+    RANKWORDS,
+    STOP,
+    Condition,
+    Match,
+    cell_number,
+    column_mentions,
+    column_numeric,
+    header_tokens,
+    key_column,
+    kind_columns,
+    match_values,
+    numeric_conditions,
+    singular,
+    time_columns,
+    tokens,
+    year_column,
+    year_of,
+)
+
+_WH = ("which", "what", "who", "whom", "when", "where", "whose", "name")
+_MAX_ROWS_LISTED = 10
+
+
+@dataclass
+class Reading:
+    raw: str  # the question as asked (lower case)
+    q: list[str]
+    text: str
+    matches: list[Match]
+    conds: list[Condition]
+    mentions: dict[int, float]
+    used_cols: set[int]
+    rows: list[int]  # rows every match and condition selects, in file order
+
+
+def read(question: str, g: Grid, *, exclude: Match | None = None) -> Reading:
+    q = tokens(question)
+    text = " ".join(q)
+    conds = numeric_conditions(text, q, g)
+    blocked = {k for c in conds for k in range(*c.span)}
+    matches = match_values(q, g, blocked)
+    wh = next((k for k, w in enumerate(q) if w in _WH), None)
+    if wh is not None:  # "which locomotive", "which is the first city": the rows' noun
+        lead = wh + 1
+        while lead < len(q) and q[lead] in STOP:
+            lead += 1
+        matches = [m for m in matches if m.full or m.start != lead]
+    if exclude is not None:
+        matches = [m for m in matches if m != exclude]
+    spans = blocked | {k for m in matches for k in range(m.start, m.end)}
+    mentions = column_mentions(q, g, spans)
+    used = {j for m in matches for j in m.cols} | {c.col for c in conds}
+    return Reading(question.lower(), q, text, matches, conds, mentions, used,
+                   select(g, matches, conds))
+
+
+def cond_value(g: Grid, i: int, c: Condition) -> float | None:
+    if 1000 <= c.value <= 2100 and c.col in time_columns(g):
+        return year_of(g.text[i][c.col])
+    return cell_number(g, i, c.col)
+
+
+def select(g: Grid, matches: list[Match], conds: list[Condition]) -> list[int]:
+    """Rows satisfying every condition and, per column, any of the values named in it."""
+    rows = set(g.body()) | {i for m in matches for i in m.rows}
+    by_cols: dict[tuple[int, ...], set[int]] = {}
+    for m in matches:
+        by_cols.setdefault(m.cols, set()).update(m.rows)
+    for rs in by_cols.values():
+        rows &= rs
+    for c in conds:
+        rows = {i for i in rows if c.test(cond_value(g, i, c))}
+    return sorted(rows)
+
+
+def _header_after(r: Reading, g: Grid, start: int, avoid: set[int]) -> int | None:
+    """The column a noun right after position `start` names ("which team", "what year")."""
+    for k in range(start, min(start + 5, len(r.q))):
+        w = singular(r.q[k])
+        if any(m.start <= k < m.end for m in r.matches):
+            return None
+        cands = [j for j in range(len(g.cols)) if w in header_tokens(g, j) and j not in avoid]
+        if cands:
+            return max(cands, key=lambda j: (r.mentions.get(j, 0), -j))
+        if w not in STOP or w in MAXWORDS or w in MINWORDS:
+            return None  # the noun after "largest" is what is ranked, not what is asked
+    return None
+
+
+def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) -> int | None:
+    """The column the question asks for: the header after its question word, else the kind of
+    column the question word asks for, else a column it names, else the row's key column —
+    unless `named` (a "what was ..." lookup must name what it asks for)."""
+    wh = next((k for k, w in enumerate(r.q) if w in _WH), None)
+    if wh is not None:
+        j = _header_after(r, g, wh + 1, avoid)
+        if j is not None:
+            return j
+        if named and _header_after(r, g, wh + 1, set()) in avoid:
+            return None  # "which team ... riverton hawks": it asks for the column it filters
+        w = r.q[wh]
+        nxt = r.q[wh + 1] if wh + 1 < len(r.q) else ""
+        kind = ("person" if w in ("who", "whom", "whose") else "time" if w == "when" or (
+            nxt in ("year", "season", "date")) else "place" if w == "where" else None)
+        if kind:
+            cols = [j for j in (time_columns(g) if kind == "time" else kind_columns(g, kind))
+                    if j not in avoid]
+            if cols:
+                return cols[0]
+    if "how long" in r.text:
+        cols = [j for j in kind_columns(g, "duration") if j not in avoid]
+        if cols:
+            return cols[0]
+    cands = sorted((s, -j) for j, s in r.mentions.items() if j not in avoid)
+    if cands:
+        return -cands[-1][1]
+    if named and not (wh is not None and r.q[wh] in ("who", "whom", "which", "name")):
+        return None
+    return key_column(g, avoid)
+
+
+def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:
+    """The numeric column a superlative, comparison or sum is over: one the question names
+    (the nearest after the cue word first), else the one its comparative word measures."""
+    nums = [j for j in range(len(g.cols)) if j not in avoid and column_numeric(g, j)]
+    named = [j for j in nums if j in r.mentions]
+    if named:
+        return max(named, key=lambda j: (r.mentions[j], -j))
+    for w in r.q:
+        spec = COMPARATIVES.get(w)
+        if spec and spec[0]:
+            hit = [j for j in nums if header_tokens(g, j) & spec[0]]
+            if hit:
+                return hit[0]
+    return None
+
+
+def _direction(r: Reading, g: Grid, col: int) -> str | None:
+    ws = set(r.q)
+    asc = bool(ws & MINWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "asc" for w in ws
+                                     if w not in MAXWORDS)
+    desc = bool(ws & MAXWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "desc" for w in ws)
+    if header_tokens(g, col) & RANKWORDS and ws & {"top", "best", "highest", "better"}:
+        return "asc"  # rank 1 is the top
+    if ws & {"oldest", "earliest", "older"} and col in time_columns(g):
+        return "asc"
+    if asc == desc:
+        return None
+    return "asc" if asc else "desc"
+
+
+def _vals(g: Grid, rows: list[int], col: int) -> list[str]:
+    out: list[str] = []
+    for i in rows:
+        t = g.text[i][col]
+        if t and t not in out:
+            out.append(t)
+    return out
+
+
+def _lookup(g: Grid, rows: list[int], col: int, op: str) -> Result | None:
+    vals = _vals(g, rows, col)
+    if not vals or len(vals) > _MAX_ROWS_LISTED:
+        return None
+    return Result(op, vals, [(i, col) for i in rows if g.text[i][col]][:_MAX_ROWS_LISTED])
+
+
+# -- operators --------------------------------------------------------------------------------
+_NEIGHBOUR = re.compile(
+    r"\b(?:right |immediately |just |directly )?(after|following|behind|below|under|next to|"
+    r"before|previous to|prior to|preceding|ahead of|above|previous|next)\b")
+
+
+def op_neighbour(r: Reading, g: Grid) -> Result | None:
+    """The row before or after the row a named value is in ("who came after X")."""
+    for m in _NEIGHBOUR.finditer(r.text):
+        k = len(r.text[:m.end()].split())
+        target = next((x for x in r.matches if k <= x.start <= k + 2), None)
+        if target is None:
+            continue
+        if set(r.q) & (MAXWORDS | MINWORDS) - {"top"}:
+            return None  # "the best position after the 1996 games": a filter, not a neighbour
+        word = m.group(1)
+        step = 1 if word in ("after", "following", "behind", "below", "under", "next") else -1
+        if "next" in r.q[:k] and word not in ("before", "previous to", "prior to", "above"):
+            step = 1
+        joined = [target]  # "after A and B": the later of the two
+        for x in r.matches:
+            if x.start == joined[-1].end + 1 and r.q[joined[-1].end] == "and" \
+                    and set(x.cols) & set(target.cols):
+                joined.append(x)
+        others = [x for x in r.matches if x not in joined]
+        pool = select(g, others, r.conds) if (others or r.conds) else g.body()
+        anchor_rows = sorted(set().union(*(x.rows for x in joined))) if len(joined) > 1 \
+            else sorted(target.rows)
+        if len(joined) > 1:
+            anchor_rows = [anchor_rows[-1]] if step > 0 else [anchor_rows[0]]
+        anchor = anchor_rows[-1] if step > 0 else anchor_rows[0]
+        if len(anchor_rows) > 1 and not (others or r.conds):
+            return None
+        ordered = sorted(set(pool) | {anchor})
+        if word in ("previous", "previous to", "prior to", "preceding", "before", "after",
+                    "following", "next") and _chronological(r, g, ordered) != ordered:
+            step = -step  # the table runs backwards in time: "previous" is the row below
+        pos = ordered.index(anchor) + step
+        if not 0 <= pos < len(ordered):
+            return None
+        row = ordered[pos]
+        col = answer_column(r, g, set())
+        if col is None or r.q[0] in ("who", "which") and col not in target.cols and not (
+                r.mentions.get(col)):
+            col = target.cols[0]
+        if "next" in r.q and col in r.used_cols and col not in target.cols:
+            col = target.cols[0]
+        return Result("neighbour", [g.text[row][col]], [(row, col), (anchor, target.cols[0])])
+    return None
+
+
+def op_either(r: Reading, g: Grid) -> Result | None:
+    """"Which is deeper, A or B?" / "did A win more or less medals than B?"."""
+    if " or " not in f" {r.text} " or len(r.matches) < 2:
+        return None
+    pair = _pair(r)
+    if pair is None:
+        return None
+    a, b = pair
+    if len(a.rows) != 1 or len(b.rows) != 1:
+        return None
+    ia, ib = next(iter(a.rows)), next(iter(b.rows))
+    more_or_less = "more or less" in r.text or "less or more" in r.text
+    mcol = measure_column(r, g, set(a.cols) | set(b.cols))
+    if mcol is None:
+        totals = [j for j in range(len(g.cols)) if header_tokens(g, j) & {"total", "point",
+                                                                          "score"}
+                  and column_numeric(g, j)]
+        mcol = totals[0] if totals and set(r.q) & set(COMPARATIVES) else None
+    if mcol is None:
+        return _either_by_filter(r, g, a, b)
+    va, vb = cell_number(g, ia, mcol), cell_number(g, ib, mcol)
+    if va is None or vb is None or va == vb:
+        return None
+    if more_or_less:
+        return Result("compare", ["more" if va > vb else "less"], [(ia, mcol), (ib, mcol)])
+    d = _direction(r, g, mcol) or "desc"
+    win = (ia, a) if (va > vb) == (d == "desc") else (ib, b)
+    col = win[1].cols[0]
+    return Result("compare", [g.text[win[0]][col]], [(win[0], col), (ia, mcol), (ib, mcol)])
+
+
+def _pair(r: Reading) -> tuple[Match, Match] | None:
+    for x in r.matches:
+        for y in r.matches:
+            if x.start < y.start and set(x.cols) & set(y.cols):
+                between = r.q[x.end:y.start]
+                if "or" in between and len(between) <= 3:
+                    return x, y
+    return None
+
+
+def _either_by_filter(r: Reading, g: Grid, a: Match, b: Match) -> Result | None:
+    others = [m for m in r.matches if m is not a and m is not b]
+    if not others and not r.conds:
+        return None
+    rows = set(select(g, others, r.conds))
+    hits = [(m, next(iter(m.rows))) for m in (a, b) if next(iter(m.rows)) in rows]
+    if len(hits) != 1:
+        return None
+    m, i = hits[0]
+    return Result("compare", [g.text[i][m.cols[0]]], [(i, m.cols[0])])
+
+
+_DIFF = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|"
+                   r"longer|bigger|larger)\b|\bdiffer\b")
+
+
+def op_difference(r: Reading, g: Grid) -> Result | None:
+    if not _DIFF.search(r.text):
+        return None
+    ents = [m for m in r.matches if len(m.rows) == 1]
+    if len(ents) < 2:
+        return _count_difference(r, g)
+    a, b = ents[0], ents[1]
+    mcol = measure_column(r, g, set(a.cols) | set(b.cols))
+    if mcol is None:
+        nums = [j for j in range(len(g.cols)) if column_numeric(g, j) and j not in r.used_cols]
+        if len(nums) != 1:
+            return None
+        mcol = nums[0]
+    ia, ib = next(iter(a.rows)), next(iter(b.rows))
+    va, vb = cell_number(g, ia, mcol), cell_number(g, ib, mcol)
+    if va is None or vb is None:
+        return None
+    if va < vb:
+        (ia, va), (ib, vb) = (ib, vb), (ia, va)
+    d = round(va - vb, 6)
+    return Result("difference", [d], [], ("difference", f"{va:g} - {vb:g}"),
+                  [(ia, mcol), (ib, mcol)])
+
+
+def _count_difference(r: Reading, g: Grid) -> Result | None:
+    """"The difference in the number of temples between A and B": rows holding A minus rows
+    holding B, when the two values share a column and no numeric column is named."""
+    pair = next(((x, y) for x in r.matches for y in r.matches
+                 if x.start < y.start and x.cols == y.cols), None)
+    if pair is None or measure_column(r, g, set(pair[0].cols)) is not None:
+        return None
+    a, b = sorted(pair, key=lambda m: -len(m.rows))
+    if len(a.rows) == len(b.rows) == 1:
+        return None
+    ia, ib = min(a.rows), min(b.rows)
+    cells = [(i, a.cols[0]) for i in sorted(a.rows)] + [(i, b.cols[0]) for i in sorted(b.rows)]
+    return Result("difference", [float(len(a.rows) - len(b.rows))], cells,
+                  ("difference", f"{len(a.rows)} rows - {len(b.rows)} rows"),
+                  [(ia, a.cols[0]), (ib, b.cols[0])], [float(len(a.rows)), float(len(b.rows))])
+
+
+_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow often\b")
+_ALL = re.compile(r"\b(?:listed|in the (?:table|list|chart)|on the (?:table|list|chart)|"
+                  r"are there|total number|in total|in all|altogether)\b")
+
+
+def op_count(r: Reading, g: Grid) -> Result | None:
+    m = _COUNT.search(r.text)
+    if not m:
+        return None
+    if set(r.q) & (MAXWORDS | MINWORDS) and "how many" not in r.text:
+        return None  # "the least number of caps": a superlative, not a count
+    k = len(r.text[:m.end()].split())
+    noun = _header_after(r, g, k, set())
+    if noun is not None and column_numeric(g, noun) and not year_column(g, noun) \
+            and noun not in {c.col for c in r.conds} and "times" not in r.q[k:k + 2]:
+        if r.matches or r.conds:
+            return _sum(g, r.rows, noun, "sum")
+        if re.search(r"\btotal\b|\ball\b|\bawarded\b|\bwon\b", r.text):
+            return _sum(g, g.body(), noun, "sum")
+        return None
+    if not r.matches and not r.conds and not _ALL.search(r.text):
+        return None
+    rows = r.rows
+    if not rows and not (r.matches or r.conds):
+        return None
+    prefer = sorted(r.used_cols) + [j for j in range(len(g.cols)) if j not in r.used_cols]
+    cells = [(i, _counted_cell(g, i, prefer)) for i in rows]
+    return Result("count", [float(len(rows))], [], ("count", f"count of {len(rows)} rows"),
+                  cells)
+
+
+def _counted_cell(g: Grid, i: int, prefer: list[int]) -> int:
+    """The cell that stands for a counted row in the count's derivation: one stating a number
+    (so the verifier can ground the operand), the condition's own column first."""
+    for j in prefer:
+        if g.cites[i][j] is not None and g.cites[i][j]["value_num"] is not None:
+            return j
+    return prefer[0] if prefer else 0
+
+
+def _sum(g: Grid, rows: list[int], col: int, name: str) -> Result | None:
+    xs = [(i, cell_number(g, i, col)) for i in rows]
+    xs = [(i, x) for i, x in xs if x is not None]
+    if not xs:
+        return None
+    if len(xs) == 1:
+        return Result("lookup", [g.text[xs[0][0]][col]], [(xs[0][0], col)])
+    if name == "mean":
+        v = round(math.fsum(x for _, x in xs) / len(xs), 6)
+        return Result("average", [v], [], ("mean", " + ".join(f"{x:g}" for _, x in xs)),
+                      [(i, col) for i, _ in xs])
+    v = round(math.fsum(x for _, x in xs), 6)
+    return Result("sum", [v], [], ("sum", " + ".join(f"{x:g}" for _, x in xs)),
+                  [(i, col) for i, _ in xs])
+
+
+def op_superlative(r: Reading, g: Grid) -> Result | None:
+    ws = set(r.q)
+    cue = ws & (MAXWORDS | MINWORDS | {w for w in COMPARATIVES if w.endswith("est")})
+    if not cue or ws & {"first", "last"} and not ws & (MAXWORDS - {"top"}) - {"latest"}:
+        return None
+    if "top" in ws and not ws & (MAXWORDS - {"top"}) and re.search(
+            r"\btop of\b|\bat the top\b|\btop (?:place|one|entry)\b", r.text):
+        return None  # "at the top of the chart": the first row
+    rows = r.rows if (r.matches or r.conds) else g.body()
+    wh = next((k for k, w in enumerate(r.q) if w in _WH), None)
+    asked = _header_after(r, g, wh + 1, set()) if wh is not None else None
+    at = min(k for k, w in enumerate(r.q) if w in cue)
+    named = _header_after(r, g, at + 1, {asked} if asked is not None else set())
+    if named is not None and (not column_numeric(g, named) or year_column(g, named)) \
+            and ws & {"most", "least", "fewest"}:
+        return _mode(r, g, rows, asked if asked is not None else answer_column(
+            r, g, {named}))  # "the year with the most titles": count rows per year
+    if named is not None and column_numeric(g, named):
+        mcol: int | None = named
+    else:
+        mcol = measure_column(r, g, {asked} if asked is not None else set())
+    acol = asked if asked is not None and asked != mcol else answer_column(
+        r, g, {mcol} if mcol is not None else set())
+    if mcol is None:
+        ranks = [j for j in range(len(g.cols)) if header_tokens(g, j) & RANKWORDS
+                 and column_numeric(g, j)]
+        if ranks and ws & {"top", "best", "highest", "ranked"} and not ws & {"most", "least"}:
+            mcol = ranks[0]
+    if mcol is None:
+        return _mode(r, g, rows, acol) if ws & {"most", "least", "fewest"} else None
+    d = _direction(r, g, mcol)
+    xs = [(i, cell_number(g, i, mcol)) for i in rows]
+    xs = [(i, x) for i, x in xs if x is not None]
+    if d is None or not xs:
+        return None
+    best = (max if d == "desc" else min)(x for _, x in xs)
+    win = [i for i, x in xs if x == best]
+    if acol is None or acol == mcol or _asks_value(r, g, mcol):
+        return Result("max" if d == "desc" else "min", [g.text[win[0]][mcol]], [(win[0], mcol)])
+    if len(win) > _MAX_ROWS_LISTED:
+        return None
+    return Result("row_max" if d == "desc" else "row_min", _vals(g, win, acol),
+                  [(i, acol) for i in win] + [(i, mcol) for i in win])
+
+
+def _asks_value(r: Reading, g: Grid, mcol: int) -> bool:
+    """"What is the largest penalty?" / "what is the most wins?": the value itself."""
+    m = re.match(r"^(?:what|how many|how much) (?:is|was|were|are) (?:the )?(\w+)", r.text)
+    return bool(m) and m.group(1) in MAXWORDS | MINWORDS
+
+
+def _mode(r: Reading, g: Grid, rows: list[int], col: int | None) -> Result | None:
+    """"Which driver appears the most?": the value the most rows hold."""
+    if col is None or not rows:
+        return None
+    cnt = Counter(g.text[i][col] for i in rows if g.text[i][col])
+    if len(cnt) < 2:
+        return None
+    most = "least" not in r.q and "fewest" not in r.q
+    best = (max if most else min)(cnt.values())
+    win = [v for v, c in cnt.items() if c == best]
+    if len(win) > 1 or (most and best == 1):
+        return None  # a tie or no repeat: no single most frequent value
+    return Result("mode", win, [(i, col) for i in rows if g.text[i][col] in win][:20])
+
+
+_FIRST = re.compile(r"\b(first|last|earliest|latest|final|top|bottom|most recent|"
+                    r"beginning|end)\b")
+
+
+def op_first_last(r: Reading, g: Grid) -> Result | None:
+    m = _FIRST.search(r.text)
+    if not m or re.search(rf"\b{m.group(1)}-\w", r.raw):
+        return None  # "first-year retention": a compound, not the first row
+    word = m.group(1)
+    if word == "top" and not re.search(r"\btop of\b|\bat the top\b|\bis at the top\b|"
+                                       r"\btop (?:place|one|entry|listed|name)\b", r.text):
+        return None
+    if word in ("end", "beginning") and not re.search(r"\b(?:at|in) the (?:end|beginning)\b",
+                                                      r.text):
+        return None
+    last = word in ("last", "latest", "final", "bottom", "most recent", "end")
+    rows = r.rows if (r.matches or r.conds) else g.body()
+    if not rows:
+        return None
+    acol = answer_column(r, g, r.used_cols)
+    if acol is None:
+        return None
+    if re.search(r"\balphabetic", r.text):
+        order = sorted(rows, key=lambda i: g.text[i][acol].lower())
+    else:
+        order = _chronological(r, g, rows)
+    row = order[-1] if last else order[0]
+    return Result("last" if last else "first", [g.text[row][acol]], [(row, acol)])
+
+
+def _chronological(r: Reading, g: Grid, rows: list[int]) -> list[int]:
+    """File order, unless the question is about time and a year column runs backwards."""
+    if re.search(r"\b(?:listed|list|chart|table|on the|top|bottom)\b", r.text):
+        return rows
+    for j in time_columns(g):
+        ys = [year_of(g.text[i][j]) for i in range(g.n_rows)]
+        ys = [y for y in ys if y is not None]
+        if len(ys) >= 3 and ys == sorted(ys, reverse=True) and ys[0] != ys[-1]:
+            return list(reversed(rows))
+    return rows
+
+
+def op_aggregate(r: Reading, g: Grid) -> Result | None:
+    m = re.search(r"\b(average|mean|total|sum|combined)\b", r.text)
+    if m is None:
+        return None
+    name = "mean" if m.group(1) in ("average", "mean") else "sum"
+    k = len(r.text[:m.end()].split())
+    mcol = _header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"
+    if mcol is None or not column_numeric(g, mcol):
+        return None
+    rows = r.rows if (r.matches or r.conds) else g.body()
+    return _sum(g, rows, mcol, name)
+
+
+def op_lookup(r: Reading, g: Grid) -> Result | None:
+    same = re.search(r"\bsame (\w+(?: \w+)?) as\b", r.text)
+    if same and r.matches:
+        k = len(r.text[:same.start()].split()) + 1
+        scol = _header_after(r, g, k, set())
+        anchor = r.matches[-1]
+        if scol is None or len(anchor.rows) != 1:
+            return None
+        i0 = next(iter(anchor.rows))
+        rows = [i for i in range(g.n_rows) if i != i0 and g.text[i][scol] == g.text[i0][scol]]
+        acol = anchor.cols[0]
+        return _lookup(g, rows, acol, "same") if rows else None
+    if not r.matches and not r.conds:
+        return None
+    excl = re.search(r"\b(?:other than|besides|except|apart from|aside from)\b", r.text)
+    rows = r.rows
+    if excl:
+        k = len(r.text[:excl.end()].split())
+        ex = next((m for m in r.matches if k <= m.start <= k + 1 or m.end == len(r.q)), None)
+        if ex is not None:
+            rr = read(r.text, g, exclude=ex)
+            rows = [i for i in rr.rows if i not in ex.rows] if (rr.matches or rr.conds) else []
+    if not rows:
+        return None
+    acol = answer_column(r, g, r.used_cols, named=True)
+    if acol is None:
+        return None
+    return _lookup(g, rows, acol, "lookup")
+
+
+OPERATORS = (op_neighbour, op_either, op_difference, op_count, op_superlative, op_first_last,
+             op_aggregate, op_lookup)
+
+
+def answer(question: str, g: Grid) -> tuple[Result, float, Reading] | None:
+    """The first operator's result and how strongly the question reads onto this table (the
+    words its cell values and column names explain), to choose among several tables."""
+    r = read(question, g)
+    for op in OPERATORS:
+        res = op(r, g)
+        if res is not None:
+            if not res.answer or any(v in ("", None) for v in res.answer):
+                return None
+            strength = sum((m.end - m.start) * (1.0 if m.full else 0.5) for m in r.matches)
+            return res, strength + sum(r.mentions.values()) + 0.5 * len(r.conds), r
+    return None
