@@ -119,11 +119,15 @@ class EntityGraph:
             for k in (*self.by_entity, *self.by_value, *self.by_table)
             if k and k not in STOPWORDS and len(k) > 1
         }
-        self._tri: dict[str, list[str]] = defaultdict(list)
+        # Bigram postings bucketed by key length: a fuzzy lookup reads only the lengths its
+        # edit budget allows, so a million ids ("ord-0000001") never crowd a word's candidates.
+        # Keys holding digits are left out: a question phrase with a digit is never fuzzy-
+        # matched, and each digit of a key would cost an edit against a digit-free phrase.
+        self._tri: dict[tuple[str, int], list[str]] = defaultdict(list)
         for k in self.keys:
-            if len(k) >= FUZZY_MIN_LEN - 1 and not k.replace(" ", "").isdigit():
+            if len(k) >= FUZZY_MIN_LEN - 1 and not any(c.isdigit() for c in k):
                 for g in _grams(k):
-                    self._tri[g].append(k)
+                    self._tri[(g, len(k))].append(k)
         self._attr_tokens: dict[str, set[str]] = {}
 
     def restrict(
@@ -164,9 +168,12 @@ class EntityGraph:
         letters = phrase.replace(" ", "")
         if len(letters) < FUZZY_MIN_LEN or any(c.isdigit() for c in letters):
             return None
-        counts = Counter(k for g in _grams(phrase) for k in self._tri.get(g, ()))
-        best: Mention | None = None
         budget = allowed_edits(len(phrase))
+        lengths = range(len(phrase) - budget, len(phrase) + budget + 1)
+        counts = Counter(
+            k for g in _grams(phrase) for n in lengths for k in self._tri.get((g, n), ())
+        )
+        best: Mention | None = None
         for k, _ in counts.most_common(20):
             if abs(len(k) - len(phrase)) > budget:
                 continue
