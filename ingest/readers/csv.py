@@ -96,10 +96,12 @@ def sniff_delimiter(text: str, prefer: str | None = None) -> tuple[str | None, f
     return (best[1], best_cons) if best else (None, 0.0)
 
 
-def _records(text: str, delimiter: str, source: str) -> list[tuple[int, list[str]]]:
+def _records(
+    text: str, delimiter: str, source: str, escapechar: str | None = None
+) -> list[tuple[int, list[str]]]:
     """(first physical line, fields) per record; blank lines give an empty field list."""
     out: list[tuple[int, list[str]]] = []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, escapechar=escapechar)
     prev = 0
     try:
         for rec in reader:
@@ -199,6 +201,27 @@ def _shape_block(
     return rows, locs
 
 
+def _shape(
+    recs: list[tuple[int, list[str]]], source: str, delimiter: str
+) -> tuple[list[list[Cell]], list[int], list[str]]:
+    """The file's blocks shaped into one grid (a blank row between blocks), with the line of
+    each row and the notes shaping wrote."""
+    blocks = _blocks(recs)
+    if not blocks:
+        raise EmptyFileError("the file holds only blank lines", source=source)
+    shape_notes: list[str] = []
+    grid: list[list[Cell]] = []
+    locs: list[int] = []
+    for b in blocks:
+        rows, rlocs = _shape_block(b, source, delimiter, shape_notes)
+        if grid:
+            grid.append([])  # keep the blank line between blocks for find_tables
+            locs.append(rlocs[0] - 1)
+        grid.extend(rows)
+        locs.extend(rlocs)
+    return grid, locs, shape_notes
+
+
 def read_csv(
     path: str | Path,
     *,
@@ -232,21 +255,24 @@ def read_csv(
                     source=source,
                 )
             delimiter = prefer or ","
-    recs = _records(text, delimiter, source)
-    blocks = _blocks(recs)
-    if not blocks:
-        raise EmptyFileError("the file holds only blank lines", source=source)
     file_notes = [f"encoding {encoding}", f"delimiter {_DELIM_NAMES[delimiter]}"]
-    shape_notes: list[str] = []
-    grid: list[list[Cell]] = []
-    locs: list[int] = []
-    for b in blocks:
-        rows, rlocs = _shape_block(b, source, delimiter, shape_notes)
-        if grid:
-            grid.append([])  # keep the blank line between blocks for find_tables
-            locs.append(rlocs[0] - 1)
-        grid.extend(rows)
-        locs.extend(rlocs)
+    try:
+        grid, locs, shape_notes = _shape(_records(text, delimiter, source), source, delimiter)
+    except RaggedRowError:
+        # Some writers escape quotes with a backslash (\") instead of doubling them (RFC 4180);
+        # read that way, a quoted field holding one splits and the row comes out ragged. Retry
+        # with the backslash as escape character; if the rows are still ragged, the first
+        # error stands.
+        if '\\"' not in text:
+            raise
+        try:
+            got = _shape(_records(text, delimiter, source, "\\"), source, delimiter)
+        except (RaggedRowError, UnreadableFileError):
+            got = None
+        if got is None:
+            raise
+        grid, locs, shape_notes = got
+        file_notes.append('quotes escaped with a backslash (\\")')
     parts = find_tables(
         grid, locs, header_overlap=header_overlap, row_word="line", normalized=True
     )

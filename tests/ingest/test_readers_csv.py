@@ -104,6 +104,23 @@ def test_row_with_more_fields_is_an_error_naming_file_line_and_counts(tmp_path):
     assert "orders.csv" in str(e) and "line 4" in str(e)
 
 
+def test_backslash_escaped_quotes_are_read_as_quotes(tmp_path):
+    # read the RFC 4180 way, the comma inside the escaped quote splits the field: ragged
+    text = 'Year,Title,Notes\n2001,"The \\"Big, Bad\\" One",Remake\n2003,Plain,"a, b"\n'
+    (t,) = read_path(write(tmp_path, "films.csv", text))
+    assert list(t.header) == ["Year", "Title", "Notes"]
+    assert list(t.rows[0]) == ["2001", 'The "Big, Bad" One', "Remake"]
+    assert t.rows[1][2] == "a, b"
+    assert any("backslash" in n for n in t.notes)
+
+
+def test_backslash_retry_keeps_the_first_error_when_rows_stay_ragged(tmp_path):
+    text = 'a,b,c\n1,2,3\n4,"x \\" y",5,6,7\n8,9,10\n'
+    with pytest.raises(RaggedRowError) as ei:
+        read_path(write(tmp_path, "bad.csv", text))
+    assert ei.value.row == 3 and "bad.csv" in str(ei.value)
+
+
 def test_trailing_empty_fields_are_not_ragged(tmp_path):
     [t] = read_path(write(tmp_path, "t.csv", "id,item\n1,a,,\n2,b\n"))
     assert t.rows == (("1", "a"), ("2", "b"))
