@@ -419,6 +419,10 @@ class AnswerEngine:
         if not trig.trigger:
             emit("ecr", {"triggered": False})
             return None
+        # One claim committed for two requirements (a cell that answers both) is one piece of
+        # evidence: counted twice it would weigh double, and ECR rejects repeated ids.
+        seen: set[str] = set()
+        facts = [f for f in facts if not (f.claim_id in seen or seen.add(f.claim_id))]
         readings = [ecr.Reading(f.claim_id, f"{f.requirement}", f.value_base, f.confidence,
                                 f"{f.entity}, {f.attribute}, {f.time_key}") for f in facts]
         space = self._hypotheses().generate(question, readings)
