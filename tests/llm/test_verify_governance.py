@@ -8,6 +8,7 @@ pytest.importorskip("llama_cpp", reason="llama_cpp is not installed: the LLM tes
                     "with `make test-llm`")
 
 import json
+import re
 
 import openai
 
@@ -77,7 +78,7 @@ entitled = false
 """
 
 FORBIDDEN = ["zq-role", "zq-rule", "zq-policy", "analyst", "entitle", "classification",
-             "confidential", "restricted", "policy", "tenant", "acme", "777", "board memo"]
+             "confidential", "restricted", "policy", "tenant", "acme", "board memo"]
 
 
 def test_no_governance_text_in_any_payload(tmp_path, server: Server) -> None:  # noqa: ANN001
@@ -97,7 +98,23 @@ def test_no_governance_text_in_any_payload(tmp_path, server: Server) -> None:  #
     assert sent, "no request reached the server"
     assert any("Orbis Labs" in s for s in sent)  # the question and allowed claims do go out
     for body in sent:
-        low = body.lower()
+        low = ours(body).lower()
         for word in FORBIDDEN:
             assert word not in low, (word, body[:500])
-    assert "777" not in ans.text
+        # the denied figure as a number (not inside a score such as 0.777)
+        assert not DENIED.search(low), body[:500]
+    assert not DENIED.search(ans.text)
+
+
+DENIED = re.compile(r"(?<![\d.])777(?!\d)")
+
+
+def ours(body: str) -> str:
+    """What the engine composed in a request: every message but the assistant's (the model's
+    own output echoed back, with the server's random tool-call ids — a hex id may well hold
+    "777"), and the tool definitions. Governance text must never be in any of it."""
+    data = json.loads(body)
+    parts = [json.dumps(m.get("content"), ensure_ascii=False)
+             for m in data.get("messages", []) if m.get("role") != "assistant"]
+    parts.append(json.dumps(data.get("tools", []), ensure_ascii=False))
+    return "\n".join(parts)
