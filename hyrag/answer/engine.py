@@ -123,8 +123,8 @@ class AnswerEngine:
         # a row-label table question the schema parser could not map (tableqa.py), else a list
         # table's row operators (tableops.py: filters, counts, superlatives, neighbours), which
         # replace a direct answer only where the parser lacks the operator; the subject's view
-        tq = None if direct else tableqa.resolve(question, reader.con)
-        if tq is None:
+        tq, owned = (None, False) if direct else tableqa.read_line_item(question, reader.con)
+        if tq is None and not owned:  # a line-item question tableqa declined stays declined
             tq = tableops.resolve(question, reader.con, parsed=parsed, direct=direct)
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store

@@ -214,9 +214,22 @@ _PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
 _RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
 
 
-def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR0911, PLR0912
+def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
     """The line-item answer, or None when the question is not a line-item question or cannot
     be read unambiguously (the engine then abstains rather than guesses)."""
+    return read_line_item(question, con)[0]
+
+
+def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:  # noqa: ANN001
+    """(the answer or None, whether the question is a line-item question at all): a row of a
+    table it names and an operation it asks for. When it is one and still no answer comes out,
+    the reader declined on purpose (ambiguous rows, two operations, a share above 100 %...),
+    and no other table reader should guess in its place."""
+    state = {"owned": False}
+    return _resolve(question, con, state), state["owned"]
+
+
+def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN001, C901, PLR0911, PLR0912
     cells = _cells(con)
     if not cells:
         return None
@@ -229,6 +242,7 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, C901, PLR09
     op = read.operation(question, best_label, len(ranked))
     if op is None:
         return None
+    state["owned"] = True
     uniq_years = read.years(question)
     by_label: dict[str, dict[int, list[dict]]] = {}
     attrs: dict[str, set[str]] = {}

@@ -103,6 +103,18 @@ def test_two_operations_at_once_abstain(kb) -> None:  # noqa: ANN001
                    "2018-2019?") is None
 
 
+def test_a_declined_line_item_question_is_not_guessed_by_another_reader(kb, monkeypatch) -> None:  # noqa: ANN001, E501
+    q = "What were net sales of the premium segment in the Paris flagship boutique in 2019?"
+    assert tableqa.read_line_item(q, kb.store.con) == (None, True)  # its question, declined
+    assert tableqa.read_line_item("Who founded the company?", kb.store.con) == (None, False)
+    from hyrag.answer import tableops
+
+    called: list[str] = []
+    monkeypatch.setattr(tableops, "resolve", lambda question, *a, **k: called.append(question))
+    a = AnswerEngine(kb).ask(q)
+    assert a.decision != "answer" and called == []
+
+
 def test_unresolvable_question_abstains_end_to_end(kb) -> None:  # noqa: ANN001
     assert ask(kb, "What was the headcount of the Paris office in 2019?") is None
     a = AnswerEngine(kb).ask("What was the headcount of the Paris office in 2019?")
