@@ -50,7 +50,10 @@ class AnnSettings:
     `nprobes`: IVF partitions searched per query (more: higher recall, slower).
     `refine_factor`: candidates re-ranked with full vectors = k x this (0: none).
     `rebuild_growth`: retrain once unindexed rows exceed this share of the indexed rows.
-    `partitions`: IVF partitions; 0 means sqrt(n), the usual rule for IVF.
+    `partitions`: IVF partitions; 0 means one per `partition_rows` vectors (about 244 at one
+    million). The textbook sqrt(n) (1,000 at one million) spread each neighbourhood over more
+    partitions than 32 probes reach: recall@10 fell to 0.53 against 0.99 here (measured with
+    `hyrag bench latency --partitions 1000` beside the default).
     """
 
     min_vectors: int = 100_000
@@ -59,12 +62,13 @@ class AnnSettings:
     refine_factor: int = 2
     rebuild_growth: float = 0.25
     partitions: int = 0
+    partition_rows: int = 4096  # vectors per IVF partition when `partitions` is 0
     sample_rate: int = 64  # training vectors per partition (LanceDB's default is 256)
     max_iterations: int = 20  # k-means iterations (LanceDB's default is 50)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index_type", AnnIndexType.parse(self.index_type))
-        for name in ("min_vectors", "nprobes", "sample_rate", "max_iterations"):
+        for name in ("min_vectors", "nprobes", "sample_rate", "max_iterations", "partition_rows"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise SettingsError(f"ann_{name} must be a positive integer, got {v!r}")
@@ -98,4 +102,4 @@ class AnnSettings:
         return unindexed > self.rebuild_growth * indexed
 
     def num_partitions(self, n: int) -> int:
-        return self.partitions or max(1, int(round(n**0.5)))
+        return self.partitions or max(1, int(round(n / self.partition_rows)))

@@ -169,7 +169,7 @@ class LanceIndex(VectorIndex):
         index_type: str | None = None,
     ) -> None:
         """Train the IVF index (cosine) and the bitmap indexes of the pre-filter columns.
-        Defaults: sqrt(n) partitions; for IVF_PQ dim/8 sub-vectors."""
+        Defaults: one partition per `partition_rows` vectors; for IVF_PQ dim/8 sub-vectors."""
         if self._tbl is None:
             return
         n = self._tbl.count_rows()

@@ -105,4 +105,4 @@ def test_settings_are_validated_with_named_messages() -> None:
     s = AnnSettings(min_vectors=100)
     assert not s.needs_build(0, 99) and s.needs_build(0, 100)
     assert not s.needs_build(1000, 250) and s.needs_build(1000, 251)
-    assert s.num_partitions(1_000_000) == 1000
+    assert s.num_partitions(1_000_000) == 244 and s.num_partitions(1000) == 1
