@@ -65,12 +65,29 @@ class ClaimCatalog:
         allowed_sources: set[str] | frozenset[str] | None,
         interval: tuple[float, float] | None,
     ) -> np.ndarray:
-        """The pre-filter every strategy applies before it ranks."""
+        """The pre-filter every strategy applies before it ranks (read-only: cached, since
+        each strategy of a search asks for the same one; a new catalog starts a new cache)."""
+        key = (None if allowed_sources is None else frozenset(allowed_sources), interval)
+        cache = self.__dict__.setdefault("_masks", {})
+        if key not in cache:
+            if len(cache) >= 8:
+                cache.pop(next(iter(cache)))
+            m = self._mask(allowed_sources, interval)
+            m.flags.writeable = False
+            cache[key] = m
+        return cache[key]
+
+    def _mask(
+        self,
+        allowed_sources: set[str] | frozenset[str] | None,
+        interval: tuple[float, float] | None,
+    ) -> np.ndarray:
         m = np.ones(len(self.ids), dtype=bool)
         if allowed_sources is not None:
-            # over small integer codes: an isin over a million strings cost ~30 ms a query
+            # a lookup table over small integer codes: an isin over a million strings cost
+            # ~30 ms a query, over the codes ~6 ms, the gather ~1 ms
             uniq, codes = self._source_codes()
-            m &= np.isin(codes, np.flatnonzero(np.isin(uniq, list(allowed_sources))))
+            m &= np.isin(uniq, list(allowed_sources))[codes]
         if interval is not None:
             lo, hi = interval
             with np.errstate(invalid="ignore"):
