@@ -120,13 +120,16 @@ ORDER BY cur.claim_id
 
 
 def generation(con) -> tuple:  # noqa: ANN001 - duckdb connection or cursor
-    """Changes whenever a source is added or superseded or a claim's counters move."""
+    """Changes whenever a source is added or superseded or a link (and so a counter) is
+    written."""
     row = con.execute(
         "SELECT count(*), max(ingested_at)::VARCHAR, count(*) FILTER (WHERE status='current') "
         "FROM sources"
     ).fetchall()[0]
-    counters = con.execute("SELECT sum(support) + sum(contradict) FROM claims").fetchall()[0]
-    return (*row, counters[0])
+    # Counters move only when links are written (ingestion); counting the links is a metadata
+    # read, where summing every claim's counters cost ~6 ms per search at 1.1 M claims.
+    links = con.execute("SELECT count(*) FROM claim_links").fetchall()[0]
+    return (*row, links[0])
 
 
 def load_catalog(con) -> ClaimCatalog:  # noqa: ANN001
