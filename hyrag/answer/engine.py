@@ -126,6 +126,8 @@ class AnswerEngine:
         tq, owned = (None, False) if direct else tableqa.read_line_item(question, reader.con)
         if tq is None and not owned:  # a line-item question tableqa declined stays declined
             tq = tableops.resolve(question, reader.con, parsed=parsed, direct=direct)
+            if tq is not None and direct and tableqa.read_line_item(question, reader.con)[1]:
+                tq = None  # nor do the list operators override a line-item question's answer
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
             parsed = _replace(parsed, clarify=(), ranking=None)

@@ -298,6 +298,8 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: 
     _, g, res, reading = found[0]
     if direct and not _overrides(question, parsed, g, res, reading):
         return None
+    if res.operation in _READS and _ARITHMETIC.search(question):
+        return None  # the question asks for a computed quantity; a cell read is not it
     return _commit(g, res)
 
 
@@ -319,6 +321,13 @@ def _holds_entities(parsed, reading, g: Grid) -> bool:  # noqa: ANN001
 
 
 _STRUCTURAL = ("neighbour", "compare", "mode", "same", "first", "last")
+# Operators that read cells as they stand, and the words of a question that wants a number
+# computed from them: "the ratio of current to non-current deferred revenue" answered with the
+# two cells (TAT-QA dev: ~40 such answers, none right) is a wrong answer, not a partial one.
+_READS = ("lookup", "first", "last", "neighbour", "same")
+_ARITHMETIC = re.compile(
+    r"\b(?:ratio|proportion|percentage|per ?cent|change[ds]?|increase[ds]?|decrease[ds]?|"
+    r"difference|average|mean|growth|grew|rate of)\b|%", re.I)
 
 
 def _overrides(question: str, parsed, g: Grid, res: Result, reading) -> bool:  # noqa: ANN001

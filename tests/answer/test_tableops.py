@@ -108,3 +108,10 @@ def test_engine_names_the_row_of_a_superlative(medals) -> None:
     assert ans.decision == "answer"
     assert "Ghana" in ans.text and "[1]" in ans.text
     assert any("Ghana" in e["text"] for e in ans.evidence)
+
+
+def test_a_question_wanting_a_computed_number_is_not_answered_with_cells(medals) -> None:  # noqa: ANN001
+    assert _resolve(medals, "how many gold medals did Kenya win?") == "4"
+    for q in ("what is the ratio of Kenya's gold medals to Chile's?",
+              "what percentage of the gold medals did Kenya win?"):
+        assert _resolve(medals, q) not in ("4", ["4", "2"], ["4"])
