@@ -31,6 +31,7 @@ DEFAULTS = {
     "refine": "0,2",
     "partitions": 0,
     "queries": 200,
+    "kb_rows": 0,
 }
 
 
