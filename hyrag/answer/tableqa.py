@@ -93,7 +93,23 @@ _COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, ''
          "coalesce(table_name, '') AS table_name, conf_base, value_base")
 
 
+_CELLS: dict[tuple, list[dict]] = {}
+
+
 def _cells(con) -> list[dict]:  # noqa: ANN001
+    """`_read_cells`, cached per database generation and reader view (`tableops.view_key`):
+    reading every numeric cell through a subject's views on each question cost ~80 ms."""
+    from hyrag.answer.tableops import view_key
+
+    key = view_key(con)
+    if key not in _CELLS:
+        while len(_CELLS) >= 4:
+            _CELLS.pop(next(iter(_CELLS)))
+        _CELLS[key] = _read_cells(con)
+    return _CELLS[key]
+
+
+def _read_cells(con) -> list[dict]:  # noqa: ANN001
     """The numeric cell claims with a period: their own `time_key`, else the one year their
     column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
     so the table was not melted, but a reader still sees the column as 2018)."""
