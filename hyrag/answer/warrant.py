@@ -74,6 +74,20 @@ def agree(a: dict, b: dict) -> bool:
     return math.isclose(va, vb, rel_tol=1e-9, abs_tol=tol + 1e-9)
 
 
+def group_agreeing(rows: list[dict]) -> list[list[dict]]:
+    """Rows grouped by `agree` with each group's first row, in order: one group is a single
+    committed value, several are sources that disagree."""
+    groups: list[list[dict]] = []
+    for r in rows:
+        for g in groups:
+            if agree(g[0], r):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    return groups
+
+
 class WarrantGate:
     def __init__(self, con, cat: Catalog, store: CommitmentStore, *,  # noqa: ANN001
                  top_k: int, horizon: list | None = None, sql_runner=None,  # noqa: ANN001
@@ -175,14 +189,7 @@ class WarrantGate:
             return Verdict(req, "partial", (), limit, periods)
         chosen.sort(key=lambda r: ({"cell": 0, "text": 1, "aggregate": 2}.get(r["kind"], 3),
                                    -(r["conf_base"] or 0), r["claim_id"]))
-        groups: list[list[dict]] = []
-        for r in chosen:
-            for g in groups:
-                if agree(g[0], r):
-                    g.append(r)
-                    break
-            else:
-                groups.append([r])
+        groups = group_agreeing(chosen)
         committed = [g[0] for g in groups] if len(groups) > 1 else groups[0][: self.top_k]
         for r in committed[: max(self.top_k, len(groups))]:
             self.store.commit(self._fact(req, r))

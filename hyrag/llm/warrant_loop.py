@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from hyrag.answer.catalog import content, norm
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate, agree
+from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate, group_agreeing
 from hyrag.llm.client import LLMClient, LLMError
 
 # Bounded arguments (maxLength, maxItems): servers that constrain tool arguments with a
@@ -278,14 +278,7 @@ class WarrantLoop:
             if facts:
                 rows = [self.retrieved[f.claim_id][1] for f in facts
                         if f.claim_id in self.retrieved]
-                groups: list[list[dict]] = []
-                for r in rows:
-                    for g in groups:
-                        if agree(g[0], r):
-                            g.append(r)
-                            break
-                    else:
-                        groups.append([r])
+                groups = group_agreeing(rows)
                 _, limit, _, periods = self.gate._by_period(req, rows)
                 support = "conflicting" if len(groups) > 1 else "direct"
                 if support == "conflicting":
