@@ -153,6 +153,20 @@ def generation(con) -> tuple:  # noqa: ANN001
         "FROM sources").fetchone())
 
 
+def view_key(con) -> tuple:  # noqa: ANN001
+    """What a cache of table contents must be keyed by: the database, its generation (sources
+    and versions, as the catalog keys its cache), and what this reader may see — the tables and
+    the sources behind them, so a subject never gets a cache filled through another's view (two
+    subjects can see the same table names and different versions of one file)."""
+    cur = con.cursor()
+    path = tuple(r[2] for r in cur.execute("PRAGMA database_list").fetchall())
+    tables = tuple(r[0] for r in cur.execute(
+        "SELECT table_name FROM kb_tables ORDER BY 1").fetchall())
+    sources = tuple(r[0] for r in cur.execute(
+        "SELECT source_id FROM sources ORDER BY 1").fetchall())
+    return (path, generation(cur), tables, sources)
+
+
 def load_catalog(store) -> Catalog:  # noqa: ANN001
     con = store.con.cursor()
     key = (str(store.folder), generation(con))

@@ -24,6 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from hyrag.answer.catalog import view_key
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tableqa import Resolved
@@ -210,27 +211,12 @@ def candidate_tables(question: str, con) -> set[str]:  # noqa: ANN001
     return out & tables
 
 
-def view_key(con) -> tuple:  # noqa: ANN001
-    """What a cache of table contents must be keyed by: the database, its generation (sources
-    and versions, as the catalog keys its cache), and what this reader may see — the tables and
-    the sources behind them, so a subject never gets a cache filled through another's view (two
-    subjects can see the same table names and different versions of one file)."""
-    from hyrag.answer.catalog import generation
-
-    cur = con.cursor()
-    path = tuple(r[2] for r in cur.execute("PRAGMA database_list").fetchall())
-    tables = tuple(r[0] for r in cur.execute(
-        "SELECT table_name FROM kb_tables ORDER BY 1").fetchall())
-    sources = tuple(r[0] for r in cur.execute(
-        "SELECT source_id FROM sources ORDER BY 1").fetchall())
-    return (path, generation(cur), tables, sources)
-
-
 def _cached_grids(con, question: str) -> list[Grid]:  # noqa: ANN001
     """The grids of the candidate tables, per knowledge base generation (sources and their
     versions, as the catalog keys its cache) and the tables this reader may see; each table is
     laid out the first time a question is about it."""
     from hyrag.answer.tableops_parse import tokens
+
 
     key = view_key(con)
     if key not in _GRIDS:

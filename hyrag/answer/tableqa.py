@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 
 from hyrag.answer import tableqa_read as read
+from hyrag.answer.catalog import view_key
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tools import Derivation, Operand, fmt
@@ -97,9 +98,8 @@ _CELLS: dict[tuple, list[dict]] = {}
 
 
 def _cells(con) -> list[dict]:  # noqa: ANN001
-    """`_read_cells`, cached per database generation and reader view (`tableops.view_key`):
+    """`_read_cells`, cached per database generation and reader view (`catalog.view_key`):
     reading every numeric cell through a subject's views on each question cost ~80 ms."""
-    from hyrag.answer.tableops import view_key
 
     key = view_key(con)
     if key not in _CELLS:

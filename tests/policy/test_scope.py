@@ -226,7 +226,7 @@ def test_table_reader_caches_are_per_view(pair, policy) -> None:  # noqa: ANN001
     was read through another's view: the key holds the visible sources, and what the cache
     returns through ana's view is what a store without the denied sources holds."""
     from hyrag.answer import tableqa
-    from hyrag.answer.tableops import view_key
+    from hyrag.answer.catalog import view_key
 
     everything, alone = pair
     ana = everything.as_subject("ana", policy=policy)
