@@ -296,7 +296,10 @@ def bench_kb(args: argparse.Namespace) -> dict:
     from hyrag.bench.ingest import make_table
     from hyrag.kb import KnowledgeBase
 
-    os.environ["HYRAG_EMBED_TIER"] = "hashed"  # a transformer pass per row would take hours
+    # hashed vectors: a transformer pass per row would take hours; restored after, so a caller
+    # in the same process (the smoke test) keeps its own tier
+    old_tier = os.environ.get("HYRAG_EMBED_TIER")
+    os.environ["HYRAG_EMBED_TIER"] = "hashed"
     tmp = Path(tempfile.mkdtemp(prefix="hyrag-bench-kb-"))
     try:
         df = make_table(args.kb_rows)
@@ -328,6 +331,10 @@ def bench_kb(args: argparse.Namespace) -> dict:
                 ms.append((time.perf_counter() - t) * 1000)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if old_tier is None:
+            os.environ.pop("HYRAG_EMBED_TIER", None)
+        else:
+            os.environ["HYRAG_EMBED_TIER"] = old_tier
     print(f"\ngenerated knowledge base: {args.kb_rows:,} rows x 12 -> {claims:,} claims; ingest "
           f"{ingest_s:.0f} s, index {index_s:.0f} s (ANN: {rep.ann or 'none'}); first search "
           f"in a fresh session {cold_s:.1f} s (BM25, graph and catalog built in memory)")

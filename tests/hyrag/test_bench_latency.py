@@ -13,7 +13,11 @@ import pytest
 
 
 def test_bench_latency_runs_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
     from hyrag.bench import latency as bench
+
+    tier = os.environ.get("HYRAG_EMBED_TIER")
 
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)
@@ -22,6 +26,7 @@ def test_bench_latency_runs_small(tmp_path: Path, capsys: pytest.CaptureFixture[
                               "--nprobes", "4", "--refine", "2", "--kb-rows", "300",
                               "--out", str(out)])
     assert bench.run(args) == 0
+    assert os.environ.get("HYRAG_EMBED_TIER") == tier  # the bench's tier does not leak out
     text = capsys.readouterr().out
     assert "NumPy exact scan" in text and "LanceDB IVF_SQ nprobes=4 refine=2" in text
     assert re.search(r"kb\.search at [\d,]+ claims .* targets (?:met|NOT met)", text)
