@@ -50,6 +50,8 @@ class Horizon:
         self._retriever: EnsembleRetriever | None = None
         self._gen: tuple | None = None
         self._latest = None
+        self._synced_gen: tuple | None = None  # store generation at the last search's sync
+        self._sync_failed = True  # a source failed to index then (or no sync yet): sync again
 
     @property
     def con(self):  # noqa: ANN201
@@ -84,7 +86,7 @@ class Horizon:
         failed to index then and must be retried): reading the sources and the sidecar on
         every search cost ~6 ms at 1.1 M claims."""
         gen = generation(self.con)
-        if gen != getattr(self, "_synced_gen", None) or getattr(self, "_sync_failed", True):
+        if gen != self._synced_gen or self._sync_failed:
             rep = self.sync()
             self._synced_gen, self._sync_failed = gen, bool(rep.failed)
 
