@@ -85,10 +85,17 @@ def file_sha256(path: Path) -> tuple[str, int]:
 
 
 def frame_sha256(df: pd.DataFrame) -> str:
-    """A DataFrame's identity: its columns, index and values, not its object id."""
+    """A DataFrame's identity: its columns, index and values, not its object id — and the
+    caption ingestion reads from `df.attrs` (title / caption), since it gives every amount its
+    scale: a frame re-ingested with "(in thousands)" added must become a new version, not be
+    reported unchanged. A frame without a caption hashes as it always did, so the ids of frames
+    already in a store stay stable."""
     h = hashlib.sha256()
     h.update(repr(list(map(str, df.columns))).encode())
     h.update(pd.util.hash_pandas_object(df, index=True).values.tobytes())
+    caption = [str(df.attrs.get(k) or "").strip() for k in ("title", "caption")]
+    if any(caption):
+        h.update(("\x1ecaption\x1e" + "\x1f".join(caption)).encode("utf-8"))
     return h.hexdigest()
 
 

@@ -55,3 +55,21 @@ def test_caption_scale_on_ingested_values(tmp_path) -> None:  # noqa: ANN001
             "SELECT value_text, scale FROM claims WHERE kind = 'cell'").fetchall())
     assert rows["1,000"] == "thousand" and rows["900"] == "thousand"
     assert rows["12.5%"] == "percent"
+
+
+def test_caption_added_on_reingest_is_a_new_version(tmp_path) -> None:  # noqa: ANN001
+    """The caption is part of the frame's identity: adding "(in thousands)" to a frame already
+    ingested re-scales its amounts instead of being reported unchanged."""
+    import hyrag
+
+    df = pd.DataFrame({"item": ["Sales"], "2019": ["1,000"], "2018": ["900"]})
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(df, name="figures")
+        assert kb.ingest(df.copy(), name="figures").status == "unchanged"
+        captioned = df.copy()
+        captioned.attrs["title"] = "Key figures (in thousands)"
+        assert kb.ingest(captioned, name="figures").status != "unchanged"
+        rows = kb.store.con.execute(
+            "SELECT DISTINCT scale FROM claims WHERE kind = 'cell' AND NOT superseded "
+            "AND value_num IS NOT NULL").fetchall()
+    assert rows == [("thousand",)]
