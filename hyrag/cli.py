@@ -170,6 +170,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"      {c.file or c.table or ''} {c.locator or c.claim_id}  <- {why}")
     if not result.claims:
         print("(no claims above the horizon threshold)")
+    if result.step_up:  # sources the subject may read once attested: said, never shown
+        print(f"note: {result.step_up['notice']}")
     return 0
 
 
@@ -186,6 +188,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if not args.brief:
         for e in answer.evidence:
             print(f"  [{e['n']}] {e['source']} {e['locator']}")
+        for g in answer.gaps:  # gaps the policy added after drafting (sources needing --attest)
+            if g.get("reason") and g["reason"] not in answer.text:
+                print(f"gap: {g['reason']}")
         print(f"decision: {answer.decision}  route: {answer.route}  "
               f"({answer.latency_ms:.0f} ms, audit {answer.audit_id or '-'})")
     return 0

@@ -371,3 +371,28 @@ def test_cli_as_policy_attest(tmp_path, capsys) -> None:  # noqa: ANN001
     assert main(["search", "orders", "--as", "tom", *base]) == 1
     assert "attest" in capsys.readouterr().err
     assert main(["search", "orders", "--as", "tom", "--attest", "CHG-9", *base]) == 0
+
+
+def test_cli_plain_text_says_what_needs_an_attestation(tmp_path, capsys) -> None:  # noqa: ANN001
+    """The plain-text search and ask say that restricted sources were left out and how to read
+    them (--attest), without naming them — as the JSON and the brief already did."""
+    from hyrag.cli import main
+    from tests.policy.conftest import POLICY, write_files
+
+    files = write_files(tmp_path / "files")
+    kb = str(tmp_path / "kb")
+    pol = tmp_path / "policy.toml"
+    pol.write_text(POLICY)
+    assert main(["ingest", str(files["orders"]), "--kb", kb, "--no-vectors", "--tenant", "acme"]) == 0
+    assert main(["ingest", str(files["payroll"]), "--kb", kb, "--no-vectors", "--tenant", "acme",
+                 "--classification", "restricted"]) == 0
+    capsys.readouterr()
+    base = ["--kb", kb, "--policy", str(pol), "--as", "cleo"]
+    assert main(["search", "salary by department", *base]) == 0
+    out = capsys.readouterr().out
+    assert "1 source not consulted" in out and "--attest" in out and "payroll" not in out
+    assert main(["ask", "What was the total salary in Engineering?", *base]) == 0
+    out = capsys.readouterr().out
+    assert "gap: 1 source not consulted" in out and "payroll" not in out
+    assert main(["search", "salary by department", *base, "--attest", "case 7"]) == 0
+    assert "not consulted" not in capsys.readouterr().out
