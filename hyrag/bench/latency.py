@@ -291,50 +291,44 @@ KB_QUESTIONS = (
 def bench_kb(args: argparse.Namespace) -> dict:
     """The whole `kb.search` (four strategies, fusion, pre-filters) on a knowledge base of
     >= 1 M claims built the way a user would: `kb.ingest` of a CSV, `kb.index()`."""
-    import os
-
+    from hyrag.bench import embed_tier
     from hyrag.bench.ingest import make_table
     from hyrag.kb import KnowledgeBase
 
     # hashed vectors: a transformer pass per row would take hours; restored after, so a caller
     # in the same process (the smoke test) keeps its own tier
-    old_tier = os.environ.get("HYRAG_EMBED_TIER")
-    os.environ["HYRAG_EMBED_TIER"] = "hashed"
     tmp = Path(tempfile.mkdtemp(prefix="hyrag-bench-kb-"))
     try:
-        df = make_table(args.kb_rows)
-        csv = tmp / "orders.csv"
-        df.to_csv(csv, index=False)
-        rng = np.random.default_rng(3)
-        qs = []
-        for i in range(max(10, args.queries // 4)):
-            r = df.iloc[int(rng.integers(0, len(df)))]
-            qs.append(KB_QUESTIONS[i % len(KB_QUESTIONS)].format(
-                region=r.region, year=str(r.order_date)[:4], rep=r.sales_rep, product=r["product"],
-                order=r.order_id, channel=r.channel, segment=r.segment))
-        t0 = time.perf_counter()
-        with KnowledgeBase(tmp / "kb") as kb:
-            kb.ingest(csv)
-            ingest_s = time.perf_counter() - t0
+        with embed_tier("hashed"):
+            df = make_table(args.kb_rows)
+            csv = tmp / "orders.csv"
+            df.to_csv(csv, index=False)
+            rng = np.random.default_rng(3)
+            qs = []
+            for i in range(max(10, args.queries // 4)):
+                r = df.iloc[int(rng.integers(0, len(df)))]
+                qs.append(KB_QUESTIONS[i % len(KB_QUESTIONS)].format(
+                    region=r.region, year=str(r.order_date)[:4], rep=r.sales_rep, product=r["product"],
+                    order=r.order_id, channel=r.channel, segment=r.segment))
             t0 = time.perf_counter()
-            rep = kb.index()
-            index_s = time.perf_counter() - t0
-            claims = kb.store.count("SELECT count(*) FROM claims WHERE NOT superseded")
-        with KnowledgeBase(tmp / "kb") as kb:  # a fresh process's first search: cold start
-            t0 = time.perf_counter()
-            kb.search(qs[0], k=10)
-            cold_s = time.perf_counter() - t0
-            ms = []
-            for q in qs:
-                t = time.perf_counter()
-                kb.search(q, k=10)
-                ms.append((time.perf_counter() - t) * 1000)
+            with KnowledgeBase(tmp / "kb") as kb:
+                kb.ingest(csv)
+                ingest_s = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                rep = kb.index()
+                index_s = time.perf_counter() - t0
+                claims = kb.store.count("SELECT count(*) FROM claims WHERE NOT superseded")
+            with KnowledgeBase(tmp / "kb") as kb:  # a fresh process's first search: cold start
+                t0 = time.perf_counter()
+                kb.search(qs[0], k=10)
+                cold_s = time.perf_counter() - t0
+                ms = []
+                for q in qs:
+                    t = time.perf_counter()
+                    kb.search(q, k=10)
+                    ms.append((time.perf_counter() - t) * 1000)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        if old_tier is None:
-            os.environ.pop("HYRAG_EMBED_TIER", None)
-        else:
-            os.environ["HYRAG_EMBED_TIER"] = old_tier
     print(f"\ngenerated knowledge base: {args.kb_rows:,} rows x 12 -> {claims:,} claims; ingest "
           f"{ingest_s:.0f} s, index {index_s:.0f} s (ANN: {rep.ann or 'none'}); first search "
           f"in a fresh session {cold_s:.1f} s (BM25, graph and catalog built in memory)")

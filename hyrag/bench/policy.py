@@ -36,7 +36,6 @@ import contextlib
 import gc
 import json
 import math
-import os
 import statistics
 import tempfile
 import time
@@ -129,10 +128,16 @@ def median_band(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from hyrag.bench import embed_tier
+
+    with embed_tier("hashed", force=False):  # the caller's own tier, if set, is the one timed
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from hyrag.kb import KnowledgeBase
     from hyrag.policy import parse_policy
 
-    os.environ.setdefault("HYRAG_EMBED_TIER", "hashed")
     data = Path(args.data) if args.data else Path(__file__).resolve().parents[2] / "sample_data"
     questions = QUESTIONS[: args.limit] if args.limit else QUESTIONS
     with tempfile.TemporaryDirectory(prefix="hyrag-bench-policy-") as tmp:
