@@ -75,6 +75,9 @@ class Settings:
     llm_max_retries: int = 2  # retries of a transient failure, with exponential backoff
     llm_max_tokens: int = 512
     llm_temperature: float = 0.0
+    # the endpoint's context window: the Warrant loop keeps prompt + llm_max_tokens within it,
+    # trimming older tool results first (the tests' local server runs with n_ctx 4096)
+    llm_context_tokens: int = 4096
 
     def __post_init__(self) -> None:
         for name in (
@@ -110,6 +113,10 @@ class Settings:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < (0 if name == "crag_retries" else 1):
                 raise SettingsError(f"{name} must be a positive integer, got {v!r}")
+        if not isinstance(self.llm_context_tokens, int) or \
+                self.llm_context_tokens <= self.llm_max_tokens:
+            raise SettingsError(f"llm_context_tokens must exceed llm_max_tokens "
+                                f"({self.llm_max_tokens}), got {self.llm_context_tokens!r}")
         if self.ecr_epsilon < 0:
             raise SettingsError(f"ecr_epsilon must be >= 0 bits, got {self.ecr_epsilon!r}")
         if self.ecr_lambda < 0:

@@ -319,7 +319,8 @@ class AnswerEngine:
         from hyrag.llm.warrant_loop import WarrantLoop
 
         loop = WarrantLoop(client, gate, call_limit=self.settings.llm_call_limit, cat=cat,
-                           emit=self._emit)
+                           emit=self._emit, context_tokens=self.settings.llm_context_tokens,
+                           max_tokens=self.settings.llm_max_tokens)
         return loop.run(question, list(requirements), horizon).verdicts
 
     def _llm_synthesis(self, question: str, dr, store, derivations):  # noqa: ANN001, ANN202

@@ -17,6 +17,10 @@ whatever the model does:
   not the requirement's.
 - `declare_knowledge_gap` registers the pair (KGRR) unless facts were committed for it.
 - At most `call_limit` tool calls run; the rest are refused and the loop stops.
+- The conversation is kept inside the endpoint's context window (`fit_messages`): older tool
+  results lose their document texts first (ids, periods and values stay, so they can still be
+  committed), and the brief lists only the Horizon candidates that fit. A server answers an
+  over-long prompt with HTTP 400, which used to end the loop in the offline fallback.
 - Every call, its arguments and its result (or refusal) go to the audit record.
 
 A requirement the model leaves undecided (or every requirement, when the endpoint fails) is
@@ -26,6 +30,7 @@ decided by the offline gate, and the audit record says which and why.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -76,6 +81,51 @@ SYSTEM = (
 )
 
 
+# Token counts are estimated, not tokenised: JSON-heavy English runs ~3.5-4 characters per token
+# on BPE vocabularies; 3 errs on the safe side (an over-estimate only elides a little early).
+CHARS_PER_TOKEN = 3.0
+_MESSAGE_OVERHEAD = 8  # role markers and separators of a chat template, per message
+
+
+def estimate_tokens(messages: list[dict]) -> int:
+    """A conservative token estimate of a chat prompt (contents, tool-call arguments)."""
+    n = 0
+    for m in messages:
+        n += _MESSAGE_OVERHEAD + math.ceil(len(str(m.get("content") or "")) / CHARS_PER_TOKEN)
+        for tc in m.get("tool_calls") or []:
+            n += math.ceil(len(json.dumps(tc, ensure_ascii=False, default=str)) / CHARS_PER_TOKEN)
+    return n
+
+
+def _elide(content: str) -> str:
+    """A tool result without its documents' texts: what `commit_facts` needs survives."""
+    try:
+        out = json.loads(content)
+    except (TypeError, ValueError):
+        return json.dumps({"elided": "an earlier tool result, trimmed to fit the context"})
+    if not isinstance(out, dict):
+        return json.dumps({"elided": "an earlier tool result, trimmed to fit the context"})
+    docs = out.get("documents")
+    if isinstance(docs, list):
+        out["documents"] = [{k: d.get(k) for k in ("doc_id", "period", "value")}
+                            for d in docs if isinstance(d, dict)]
+        out["elided"] = "document texts trimmed to fit the context; the ids can be committed"
+    return json.dumps(out, ensure_ascii=False, default=str)
+
+
+def fit_messages(messages: list[dict], budget: int) -> tuple[list[dict], bool]:
+    """The conversation trimmed to `budget` estimated tokens: tool results lose their document
+    texts, oldest first, the latest one last (the model is about to act on it). Returns the
+    messages and whether they fit; the system prompt, the brief and the calls are never cut."""
+    out = list(messages)
+    tools = [i for i, m in enumerate(out) if m.get("role") == "tool"]
+    for i in tools:
+        if estimate_tokens(out) <= budget:
+            break
+        out[i] = {**out[i], "content": _elide(str(out[i].get("content") or ""))}
+    return out, estimate_tokens(out) <= budget
+
+
 @dataclass
 class LoopResult:
     verdicts: dict[str, Verdict]  # requirement id -> verdict, for the requirements decided
@@ -87,13 +137,17 @@ class LoopResult:
 class WarrantLoop:
     def __init__(self, client: LLMClient, gate: WarrantGate, *, call_limit: int = 8,
                  cat=None, emit: Callable[[str, dict], None] | None = None,  # noqa: ANN001
-                 fiscal_year_start_month: int = 1) -> None:
+                 fiscal_year_start_month: int = 1, context_tokens: int = 4096,
+                 max_tokens: int = 512) -> None:
         self.client = client
         self.gate = gate
         self.call_limit = call_limit
         self.cat = cat if cat is not None else gate.cat
         self.emit = emit or (lambda kind, payload: None)
         self.fiscal = fiscal_year_start_month
+        # what the prompt may take: the window less the reply and the tool schemas
+        self.budget = context_tokens - max_tokens - estimate_tokens(
+            [{"content": json.dumps(TOOLS)}])
         self.retrieved: dict[str, tuple[Requirement, dict]] = {}  # id -> (req, row)
         self.calls: list[dict] = []
         self._extra: list[Requirement] = []
@@ -110,6 +164,10 @@ class WarrantLoop:
         while not stop:
             if len(self.calls) >= self.call_limit:
                 stop = f"call limit ({self.call_limit}) reached"
+                break
+            messages, fits = fit_messages(messages, self.budget)
+            if not fits:
+                stop = f"the conversation no longer fits the context ({self.budget} tokens)"
                 break
             try:
                 res = self.client.chat(messages, step="warrant", tools=TOOLS)
@@ -139,13 +197,21 @@ class WarrantLoop:
         return LoopResult(verdicts, self.calls, stop, degraded)
 
     def _brief(self, question: str, horizon: list[dict]) -> str:
+        """The question, its requirements and as many Horizon previews (of 20) as fit in a
+        third of the prompt budget: the rest is left to the tool rounds."""
         need = [{"entity": r.entity, "attribute": r.attribute, "period": r.period}
                 for r in self.reqs]
-        cands = [{"doc_id": h["claim_id"], "preview": str(h.get("text") or "")[:160],
-                  "score": round(float(h.get("score") or 0.0), 3)} for h in horizon[:20]]
-        return (f"Question: {question}\nRequirements: {json.dumps(need, ensure_ascii=False)}\n"
-                f"Horizon candidates (previews; retrieve before committing): "
-                f"{json.dumps(cands, ensure_ascii=False)}")
+        head = (f"Question: {question}\nRequirements: {json.dumps(need, ensure_ascii=False)}\n"
+                f"Horizon candidates (previews; retrieve before committing): ")
+        cands: list[dict] = []
+        for h in horizon[:20]:
+            c = {"doc_id": h["claim_id"], "preview": str(h.get("text") or "")[:160],
+                 "score": round(float(h.get("score") or 0.0), 3)}
+            text = head + json.dumps([*cands, c], ensure_ascii=False)
+            if cands and estimate_tokens([{"content": text}]) > self.budget // 3:
+                break
+            cands.append(c)
+        return head + json.dumps(cands, ensure_ascii=False)
 
     def _audit(self, name: str, args: dict, out: dict) -> None:
         rec = {"n": len(self.calls) + 1, "tool": name, "arguments": args, "result": out}
