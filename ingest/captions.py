@@ -14,6 +14,7 @@ dollars ... in", or a bare currency-scale marker in parentheses. Anything else g
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _WORD = {"thousand": "thousand", "thousands": "thousand", "million": "million",
          "millions": "million", "billion": "billion", "billions": "billion"}
@@ -62,3 +63,53 @@ def caption_scale(text: str | None) -> str:
     """The scale a caption or title declares for its table's amounts: "" | thousand | million
     | billion. Amounts quoted in the prose ("revenue of $1.2 billion") are not declarations."""
     return scale_declaration(text)[0]
+
+
+# -- a scale the report's own prose implies ---------------------------------------------------
+_MULT = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# "$24.2 million", "€1.3bn", "RMB77 million", "S$118 m": a currency, an amount, a scale word
+_QUOTED = re.compile(rf"{_CUR}\s?(\d[\d,]*(?:\.\d+)?)\s?(thousand|million|billion|bn|mn|m)\b",
+                     re.I)
+_YEARLIKE = re.compile(r"(?:19|20)\d\d")
+# A cell below this is too small to identify a scale by rounding: "4" matches "$4 million"
+# under millions and "$4.0 billion" under... anything. A prose amount needs 2+ significant digits.
+MIN_CELL = 100.0
+
+
+def _quoted_amounts(texts: Iterable[str]) -> list[tuple[float, int, str]]:
+    out = []
+    for t in texts:
+        for m in _QUOTED.finditer(str(t or "").replace("\u00a0", " ")):
+            num = m.group(1).replace(",", "")
+            if _YEARLIKE.fullmatch(num):
+                continue
+            word = m.group(2).lower()
+            scale = {"bn": "billion", "mn": "million", "m": "million"}.get(word, word)
+            dec = len(num.split(".")[1]) if "." in num else 0
+            digits = num.replace(".", "").lstrip("0")
+            if len(digits) >= 2:
+                out.append((float(num), dec, scale))
+    return out
+
+
+def scale_from_prose(cells: Iterable[float], texts: Iterable[str]) -> str | None:
+    """The scale a table's amounts must carry for the report's prose to quote them: "net
+    income of $24.2 million" beside a cell 24,193 says the table is in thousands, as a reader
+    infers when the caption states no scale. Each quoted amount ("$24.2 million": 24.2 at one
+    decimal, millions) votes for every scale under which some cell, rounded as the prose
+    rounds it, equals it; the scale with the most distinct quoted amounts wins, "" (units)
+    included. No vote, or a tie, gives None — the table keeps no scale rather than a guess.
+    Only amounts with a scale word vote ("$1,234" alone says nothing about a table in
+    thousands), and only cells >= MIN_CELL (small figures match by chance)."""
+    vals = sorted({abs(float(v)) for v in cells if v is not None and abs(float(v)) >= MIN_CELL})
+    if not vals:
+        return None
+    votes: dict[str, set[float]] = {}
+    for amount, dec, word in _quoted_amounts(texts):
+        for scale, mult in _MULT.items():
+            if any(round(v * mult / _MULT[word], dec) == amount for v in vals):
+                votes.setdefault(scale, set()).add(amount)
+    ranked = sorted(((len(a), sc) for sc, a in votes.items()), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]

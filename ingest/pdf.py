@@ -427,6 +427,38 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
     )
 
 
+def _with_prose_scale(table: RawTable, passages: list[Passage]) -> RawTable:
+    """A table whose title and headers state no scale takes the one its pages' prose implies
+    by quoting its cells ("net income of $24.2 million" beside 24,193: thousands;
+    `captions.scale_from_prose`), said in the table's notes so the reader sees it was inferred.
+    Only the prose of the table's own pages (and the page before, where a table's lead-in
+    often sits) votes."""
+    from dataclasses import replace
+
+    from ingest.captions import scale_from_prose
+    from ingest.numbers import parse_number, scale_hint
+
+    labels = [table.title or "", *table.header, *(str(r[0] or "") for r in table.rows if r)]
+    if any(scale_hint(x)[0] and scale_hint(x)[0] != "percent" for x in labels):
+        return table
+    first = table.page or 0
+    last = max([first, *table.row_pages])
+    texts = [p.text for p in passages if p.page is not None and first - 1 <= p.page <= last]
+    cells = []
+    for row in table.rows:
+        for c in row[1:]:
+            n = parse_number(c) if isinstance(c, str) and "%" not in c else None
+            if n is not None and n.value is not None:
+                cells.append(n.value)
+    scale = scale_from_prose(cells, texts) if texts and cells else None
+    if not scale:
+        return table
+    title = f"{table.title} (in {scale}s)" if table.title else f"(in {scale}s)"
+    return replace(table, title=title, notes=(
+        *table.notes, f"scale inferred from the prose: it quotes this table's amounts in "
+        f"{scale}s"))
+
+
 def locate_row(table: RawTable, i: int) -> tuple[int | None, int]:
     """(page, row within that page's table) of `table.rows[i]`, also for a table joined
     across pages (whose rows carry their own page in `row_pages`)."""
@@ -506,6 +538,7 @@ def _read(path: str | Path) -> tuple[list[RawTable], list[Passage], list[_PageCo
     for p in pages:
         for i, text in enumerate(_paragraphs(p)):
             passages.append(Passage(source=source, text=text, page=p.number, paragraph=i))
+    tables = [_with_prose_scale(t, passages) for t in tables]
 
     if not tables and not passages:
         scanned = [p.number for p in pages if p.images]

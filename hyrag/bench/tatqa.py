@@ -107,17 +107,26 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
     return frame
 
 
-def table_caption(paragraphs: list[str]) -> str:
+def table_caption(paragraphs: list[str], grid: list[list[str]] | None = None) -> str:
     """The scale the report's prose declares for its table ("Other assets consist of the
     following (in thousands):"), as the table's title "(in thousands)" — what a reader carries
     from the caption to every amount. Only a declaration counts (`ingest.captions`), reduced
     to its scale so the caption's other words do not become the table's subject; paragraphs
     that declare different scales leave the table without one (which one is the table's is
-    not knowable)."""
-    from ingest.captions import scale_declaration
+    not knowable). With no declaration, the scale under which the prose quotes the table's
+    own cells ("net income of $24.2 million" beside 24,193: thousands;
+    `captions.scale_from_prose`)."""
+    from ingest.captions import scale_declaration, scale_from_prose
 
     found = {scale_declaration(p)[0] for p in paragraphs} - {""}
-    return f"(in {found.pop()}s)" if len(found) == 1 else ""
+    if len(found) == 1:
+        return f"(in {found.pop()}s)"
+    if found or not grid:
+        return ""
+    cells = [n for row in grid for c in row[1:] if _is_amount(c) and "%" not in c
+             and (n := _to_number(c)) is not None]
+    inferred = scale_from_prose(cells, paragraphs)
+    return f"(in {inferred}s)" if inferred else ""
 
 
 # -- TAT-QA's scoring conventions (re-implemented) -------------------------------------------
@@ -294,7 +303,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
             try:
                 try:
                     frame = table_frame(doc["table"]["table"])
-                    cap = table_caption([p["text"] for p in doc["paragraphs"]])
+                    cap = table_caption([p["text"] for p in doc["paragraphs"]],
+                                        doc["table"]["table"])
                     if cap and not frame.attrs.get("title"):
                         frame.attrs["title"] = cap
                     kb.ingest(frame, name="report_table")

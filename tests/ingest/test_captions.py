@@ -3,10 +3,12 @@ quotes does not; a DataFrame's caption gives its amounts their scale."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
-from ingest.captions import caption_scale, scale_declaration
+from ingest.captions import caption_scale, scale_declaration, scale_from_prose
 from ingest.readers.frame import read_dataframe
 
 
@@ -73,3 +75,56 @@ def test_caption_added_on_reingest_is_a_new_version(tmp_path) -> None:  # noqa: 
             "SELECT DISTINCT scale FROM claims WHERE kind = 'cell' AND NOT superseded "
             "AND value_num IS NOT NULL").fetchall()
     assert rows == [("thousand",)]
+
+
+# -- the scale the prose implies -----------------------------------------------------------------
+@pytest.mark.parametrize(("cells", "prose", "scale"), [
+    # 24,193 rounded as "$24.2 million" quotes it: the table is in thousands
+    ([24193, 20402, 47625], ["Net income was $24.2 million in 2019 and $20.4 million in 2018."],
+     "thousand"),
+    ([1887.8, 1236.4], ["Net income rose to $1.9 billion."], "million"),
+    ([24_193_000, 20_402_000], ["Net income was $24.2 million."], ""),  # units
+    ([24193], ["Revenue grew 5% to a record."], None),  # no quoted amount
+    ([24193], ["Net income was $24,193."], None),  # no scale word: says nothing
+    ([5, 7], ["Capital spending was $5 million."], None),  # small cells match by chance
+    ([24193, 24_150], ["It was $24.2 million; the other $24.2 billion."], None),  # a tie
+])
+def test_scale_from_prose(cells, prose, scale) -> None:  # noqa: ANN001
+    assert scale_from_prose(cells, prose) == scale
+
+
+def test_pdf_table_without_a_scale_takes_the_one_its_prose_implies(tmp_path) -> None:  # noqa: ANN001
+    """A report table printed without "(in thousands)" whose page says "net income of $24.2
+    million" beside a cell 24,193: its amounts are thousands, and the table's notes say the
+    scale was inferred. A table that states its scale keeps it."""
+    import importlib.util
+    import sys
+
+    from ingest.pdf import read_pdf
+
+    docs = Path(__file__).resolve().parents[2] / "sample_data" / "docs"
+    if "make_docs" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("make_docs", docs / "make_docs.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["make_docs"] = mod
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    md = sys.modules["make_docs"]
+    doc = md.Document("Results", "Acme  |  Results", "Acme results")
+    p = doc.new_page()
+    p.para("Net income was $24.2 million in fiscal 2019, compared with $20.4 million in 2018.")
+    p.table([["Line item", "2019", "2018"], ["Net income", "24,193", "20,402"],
+             ["Cash from operations", "45,007", "45,082"]], [190, 70, 70])
+    f = tmp_path / "results.pdf"
+    f.write_bytes(doc.to_bytes())
+    (table,), _ = read_pdf(f)
+    assert table.title and "(in thousands)" in table.title
+    assert any("inferred" in n for n in table.notes)
+
+    import hyrag
+
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(f)
+        scales = {s for (s,) in kb.store.con.execute(
+            "SELECT DISTINCT scale FROM claims WHERE kind = 'cell' AND value_num IS NOT NULL "
+            "AND NOT superseded").fetchall()}
+    assert scales == {"thousand"}
