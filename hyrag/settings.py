@@ -56,6 +56,10 @@ class Settings:
     # parsed question (seed 000 section IV.B: the Horizon is high recall; the Warrant decides).
     # False: structural only (no embedding model needed; tests and read-only folders).
     answer_use_search: bool = True
+    # A direct answer whose committed evidence leaves more than this many of the question's
+    # content words unexplained (neither the parse nor any committed claim names them) abstains
+    # and names them (hyrag/answer/coverage.py): the figure answers a different question.
+    answer_max_unexplained: int = 2
     # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
     ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
     ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
@@ -109,9 +113,11 @@ class Settings:
             "categorical_max_distinct",
             "crag_retries",
             "tracker_threshold",
+            "answer_max_unexplained",
         ):
             v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < (0 if name == "crag_retries" else 1):
+            if not isinstance(v, int) or isinstance(v, bool) or v < (
+                    0 if name in ("crag_retries", "answer_max_unexplained") else 1):
                 raise SettingsError(f"{name} must be a positive integer, got {v!r}")
         if not isinstance(self.llm_context_tokens, int) or \
                 self.llm_context_tokens <= self.llm_max_tokens:

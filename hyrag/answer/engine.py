@@ -17,6 +17,7 @@ from hyrag.answer.answer import Answer
 from hyrag.answer.audit import AuditTrail
 from hyrag.answer.catalog import load_catalog, norm
 from hyrag.answer.commitment import CommitmentStore
+from hyrag.answer.coverage import evidence_texts, unexplained
 from hyrag.answer.decision import decide
 from hyrag.answer.grounding import check
 from hyrag.answer.parser import ParsedQuestion, parse
@@ -178,6 +179,12 @@ class AnswerEngine:
             decision = "abstain"
             reason = ("the question asks for an explanation or a description, which the offline "
                       "engine does not compose from figures; it would need the passage itself")
+        elif decision == "answer" and self.last_table_answer is None and (
+                loose := unexplained(parsed.residual, evidence_texts(commitments.facts))) and \
+                len(loose) > self.settings.answer_max_unexplained:
+            decision = "abstain"
+            reason = (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
+                      "figures found answer a narrower question")
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:
             decision = "abstain"
             reason = (f"confidence {verification['confidence']:.2f} is below the "
