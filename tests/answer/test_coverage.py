@@ -1,0 +1,47 @@
+"""A figure for part of a question is not its answer: the engine abstains and names the words
+its evidence does not speak to (hyrag/answer/coverage.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hyrag.answer.coverage import unexplained
+from hyrag.settings import Settings
+
+
+def test_words_the_evidence_names_are_explained() -> None:
+    ev = ["Deferred income tax assets", "Without ASC 606 Adoption",
+          "In 2018, IMFT discontinued production of NAND."]
+    assert unexplained(("without", "adoption", "asc", "606"), ev) == []
+    assert unexplained(("discontinued", "production", "nand"), ev) == []
+    # plural / possessive / case spellings are the same word; filler never counts
+    assert unexplained(("Adoptions", "company's", "reported"), ev) == []
+    assert unexplained(("rural", "satellite", "wards", "rural"), ev) == ["rural", "satellite",
+                                                                         "ward"]
+
+
+@pytest.mark.parametrize("question", [
+    "How many physicians did Riverside Clinic employ in its rural satellite pediatric wards "
+    "in 2024?",
+    "What was Kestrel Dynamics revenue from defence helicopter avionics retrofits in 2024?",
+])
+def test_a_narrower_question_than_the_evidence_abstains(akb, question) -> None:  # noqa: ANN001
+    broad = akb.ask(question.split(" in its ")[0].split(" from ")[0] + " in 2024?")
+    assert broad.decision == "answer"
+    a = akb.ask(question)
+    assert a.decision == "abstain"
+    assert "does not speak to" in a.brief
+
+
+def test_the_allowance_is_a_setting(akb) -> None:  # noqa: ANN001
+    from dataclasses import replace
+
+    from hyrag.answer.engine import AnswerEngine
+
+    q = "How many physicians did Riverside Clinic employ in its rural satellite wards in 2024?"
+    engine = AnswerEngine(akb)
+    assert engine.ask(q).decision == "abstain"
+    engine.settings = replace(akb.settings, answer_max_unexplained=5)
+    assert engine.ask(q).decision == "answer"
+    with pytest.raises(Exception, match="answer_max_unexplained"):
+        Settings(answer_max_unexplained=-1)
