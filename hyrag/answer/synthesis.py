@@ -87,6 +87,11 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
         elif v.support == "direct" and facts:
             f = facts[0]
             cites = "".join(f"[{numbers[x.claim_id]}]" for x in facts)
+            if not display(f) and f.kind == "text" and f.text:
+                # a sentence that states no figure ("In 2018, IMFT discontinued production
+                # of NAND"): the answer is the sentence itself, quoted, not "X was ."
+                sentences.append(f"{f.text.strip().rstrip('.')} {cites}.")
+                continue
             sentences.append(f"{_subject(f, req)[:1].upper()}{_subject(f, req)[1:]} was "
                              f"{display(f)} {cites}.")
         elif v.support == "conflicting":
