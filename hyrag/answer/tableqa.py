@@ -33,6 +33,7 @@ other answer. Nothing here knows any benchmark: the same code answers a user's w
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -210,7 +211,10 @@ def _scale(c: dict) -> str:
         return "percent"
     if _PER_UNIT.search(lab):
         return ""
-    if _PCT_LABEL.search(f"{lab} {c['attribute'] or ''}") or (
+    # a percentage *value* beside the row ("Orders / 8 %": the "% change" column melted into
+    # the label) says nothing about this cell's unit; only a percent the label names does
+    named = _PCT_VALUE.sub(" ", f"{lab} {c['attribute'] or ''}")
+    if _PCT_LABEL.search(named) or (
             _RATE.search(lab) and not re.search(r"exchange|conversion", lab)
             and abs(c["value_num"] or 0.0) < 100):
         return "percent"
@@ -228,6 +232,7 @@ _PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|aver
                        r"\bprice\b", re.I)
 _PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
 _RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
+_PCT_VALUE = re.compile(r"[-−(]?\s*\d[\d,]*(?:\.\d+)?\s*\)?\s*%|\bnm\b")
 
 
 def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
@@ -270,6 +275,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             "" if c.get("header_period") else c["attribute"] or "")
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
+    explained: set[str] = set()  # words of a section heading a picked row was read under
+
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
         if len(attrs.get(label, ())) > 1:
@@ -286,11 +293,22 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             return cs[0]
         if not cs:
             return None
+        if len({_row(c) for c in cs}) > 1:
+            # the label names two rows (a "Client services" line under "Revenue:" and another
+            # under "Cost of revenue:"): the section the question names decides, else abstain
+            cs = _by_section(cs, q - _content(label) - _OPWORDS, cells, explained)
+            if not cs:
+                return None
         # several columns of one year (e.g. "Net Sales" and "% of Total"): prefer the one whose
         # own words the question uses, else an amount over a percentage
-        best = sorted(cs, key=lambda c: (-len(_content(c["time_key"] + " " + c["text"]) & q),
-                                         ("%" in (c["value_text"] or "")) != want_pct,
-                                         c["claim_id"]))
+        def key(c: dict) -> tuple:
+            return (-len(_content(c["time_key"] + " " + c["text"]) & q),
+                    ("%" in (c["value_text"] or "")) != want_pct)
+
+        best = sorted(cs, key=lambda c: (*key(c), c["claim_id"]))
+        if len(best) > 1 and key(best[0]) == key(best[1]) and \
+                best[0]["value_num"] != best[1]["value_num"]:
+            return None  # two columns of one year ("FY18", "FY18 restated") nothing tells apart
         return best[0]
 
     match = {lab: min(sc / 2.0, 1.0) for sc, lab in ranked[:2]}  # exact + cover, over 2
@@ -319,7 +337,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def done(derivs: list[Derivation], answer: object, scale: str,
              name: str) -> Resolved | None:
-        used = set().union(*(_content(r.entity or "") for r in reqs)) if reqs else set()
+        used = set().union(explained, *(_content(r.entity or "") for r in reqs))
         residue = len(q - used - _OPWORDS)
         if residue > MAX_RESIDUE:
             return None  # the question says more than the line item and period explain
@@ -363,6 +381,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         oa, ob = commit(a_lab, ca), commit(b_lab, cb)
         if op == "ratio":
             r = round(oa.value / ob.value, 2)
+            if read.proportion(question) and oa.value > 0 and ob.value > 0 and r > 1:
+                return None  # a proportion above 1: the part and the whole were swapped
             d = Derivation("ratio", f"{fmt(oa.value)} / {fmt(ob.value)}", (oa, ob), r)
             return done([d], r, "", op)
         r = round(oa.value / ob.value * 100, 2)
@@ -399,8 +419,10 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op == "change_ratio" and len(uniq_years) == 1 and uniq_years[0] - 1 in years_of:
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the percentage change in 2019"
     if not uniq_years:
-        uniq_years = sorted(years_of, reverse=True)[:2] if op in ("difference",
-                                                                  "change_ratio") else []
+        # no period named: a change is the latest against the one before; "the average X"
+        # is the mean over every period the table shows for the line
+        uniq_years = (sorted(years_of, reverse=True)[:2] if op in ("difference", "change_ratio")
+                      else sorted(years_of, reverse=True) if op == "average" else [])
     if len(uniq_years) < 2:
         return None
     cs = [pick(label, y) for y in uniq_years]
@@ -408,17 +430,17 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     ops = [commit(label, c) for c in cs]  # type: ignore[arg-type]
     sc = _scale(cs[0])  # type: ignore[arg-type]
-    if op in ("average", "sum") and all(_bracketed(c) for c in cs):  # type: ignore[arg-type]
-        # a line shown in brackets throughout ("(28,237)") is a cost or outflow: "the average
-        # interest expense" asks about its size, so the mean runs on the magnitudes (a change
-        # keeps the signs: a larger outflow is a decrease)
-        ops = [Operand(o.ref, abs(o.value), o.label, o.n) for o in ops]
+    # a line shown in brackets ("(0.9)") is averaged and summed with its sign, as the table
+    # states it: the mean of two outflows is an outflow (a size would drop the sign the
+    # table gives, and a change keeps the signs in any case)
     if op in ("difference", "change_ratio"):
         if len(uniq_years) != 2:
             return None
         by_year = dict(zip(uniq_years, ops, strict=True))
         old, new = by_year[min(uniq_years)], by_year[max(uniq_years)]  # later minus earlier
         if op == "difference":
+            if want_pct and sc != "percent":
+                return None  # "the percentage difference in sales": a ratio, or points?
             if read.distance(question) and new.value < old.value:
                 new, old = old, new  # "the difference between" two years is a distance
             r = round(new.value - old.value, 2)
@@ -467,9 +489,45 @@ def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] |
     return out
 
 
-def _bracketed(c: dict) -> bool:
-    """A negative amount displayed in accounting brackets, "(1,234)" or "$(1,234)"."""
-    return (c["value_num"] or 0) < 0 and bool(re.match(r"^\W*\(", c["value_text"] or ""))
+def _by_section(cs: list[dict], words: set[str], cells: list[dict],
+                explained: set[str]) -> list[dict]:
+    """The cells of the one row, among several a label names, whose section the question
+    names. A statement's section ends in its subtotal ("Revenue: ... Total revenue", "Cost of
+    revenue: ... Total cost of revenue"), so the section of a row is the first "Total ..." line
+    below it; the question's words beyond the label pick the section they cover best ("cost
+    of revenue of client services"), and a tie or no named section returns nothing."""
+    if not words:
+        return []
+    rows: dict[tuple[str, int], str] = {}
+    for c in cells:
+        r = _row(c)
+        if isinstance(r, int):
+            rows.setdefault((c["table_name"], r), _label(c))
+    scored: dict[object, tuple[float, set[str]]] = {}
+    for c in cs:
+        r = _row(c)
+        if not isinstance(r, int) or r in scored:
+            continue
+        below = sorted(k[1] for k in rows if k[0] == c["table_name"] and k[1] > r
+                       and re.match(r"\s*total\b", rows[k], re.I))
+        sec = _content(re.sub(r"(?i)^\s*total\b", "", rows[(c["table_name"], below[0])])
+                       ) if below else set()
+        scored[r] = (len(sec & words) - 0.5 * len(sec - words), sec & words)
+    ranked = sorted(scored.items(), key=lambda kv: -kv[1][0])
+    if not ranked or ranked[0][1][0] <= 0 or (
+            len(ranked) > 1 and ranked[1][1][0] == ranked[0][1][0]):
+        return []
+    explained |= ranked[0][1][1]
+    return [c for c in cs if _row(c) == ranked[0][0]]
+
+
+def _row(c: dict) -> object:
+    """The source row of a cell (its locator's "row"), so two rows one label names are told
+    apart from two columns of one row."""
+    try:
+        return json.loads(c["locator"] or "{}").get("row", c["locator"])
+    except (ValueError, AttributeError):
+        return c["locator"]
 
 
 def _position(question: str, lab: str) -> int:

@@ -68,9 +68,10 @@ def test_span_of_years_average_and_difference(kb) -> None:  # noqa: ANN001
     assert (r.operation, r.answer) == ("difference", 200.0)
 
 
-def test_bracketed_costs_average_their_size(kb) -> None:  # noqa: ANN001
+def test_bracketed_costs_average_with_their_sign(kb) -> None:  # noqa: ANN001
     r = ask(kb, "What was the average interest expense for 2018 and 2019?")
-    assert (r.operation, r.answer, r.scale) == ("average", 25.0, "thousand")
+    assert (r.operation, r.answer, r.scale) == ("average", -25.0, "thousand")
+    assert sorted(o.value for o in r.derivations[0].operands) == [-30.0, -20.0]
 
 
 def test_per_share_and_rate_lines_keep_their_own_unit(kb) -> None:  # noqa: ANN001

@@ -1,0 +1,108 @@
+"""Arithmetic over line-item tables (`tableqa`): the row a question means when a label repeats
+under two sections, the periods an unqualified average spans, a fraction against a percent,
+the unit of an amount beside a "% change" column — and the readings that stay ambiguous, which
+are abstained on rather than guessed."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import hyrag
+from hyrag.answer import tableqa
+from hyrag.settings import Settings
+
+# a statement with two sections whose lines share labels; each section ends in its subtotal
+SECTIONS = [
+    ["Revenue:", "", "", ""],
+    ["Licences", "900", "800", "700"],
+    ["Client services", "400", "1,000", "600"],
+    ["Total revenue", "1,300", "1,800", "1,300"],
+    ["Cost of revenue:", "", "", ""],
+    ["Licences", "300", "250", "200"],
+    ["Client services", "830", "260", "100"],
+    ["Total cost of revenue", "1,130", "510", "300"],
+    ["Non-deductible items", "(0.9)", "(0.1)", "(0.2)"],
+    ["Total assets", "3,000", "2,800", "2,500"],
+    ["Property, plant and equipment", "2,640", "2,100", "2,000"],
+]
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory):
+    df = pd.DataFrame(SECTIONS, columns=["item", "2019", "2018", "2017"])
+    df.attrs["title"] = "Statement (in thousands)"
+    k = hyrag.open(tmp_path_factory.mktemp("arith") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(df, name="statement")
+    yield k
+    k.close()
+
+
+def ask(kb, q: str):  # noqa: ANN001, ANN201
+    return tableqa.resolve(q, kb.store.con)
+
+
+def test_a_repeated_label_is_read_in_the_section_the_question_names(kb) -> None:  # noqa: ANN001
+    r = ask(kb, "What is the change in cost of revenue of client services from 2018 to 2019?")
+    assert (r.operation, r.answer, r.scale) == ("difference", 570.0, "thousand")
+    r = ask(kb, "What was the revenue of client services in 2018?")
+    assert (r.operation, r.answer) == ("lookup", 1000.0)
+
+
+def test_a_repeated_label_without_its_section_abstains(kb) -> None:  # noqa: ANN001
+    assert ask(kb, "What was the change in client services from 2018 to 2019?") is None
+
+
+def test_average_without_periods_spans_every_period(kb) -> None:  # noqa: ANN001
+    r = ask(kb, "What is the average Licences revenue?")
+    assert (r.operation, r.answer) == ("average", 800.0)
+    assert len(r.derivations[0].operands) == 3
+
+
+def test_bracketed_items_average_with_their_sign(kb) -> None:  # noqa: ANN001
+    r = ask(kb, "What is the average non-deductible items for 2018 and 2019?")
+    assert (r.operation, r.answer) == ("average", -0.5)
+
+
+def test_a_weighted_average_is_not_a_mean(kb) -> None:  # noqa: ANN001
+    assert ask(kb, "What is the weighted average total assets?") is None
+
+
+def test_a_proportion_is_a_fraction_unless_a_percent_is_asked(kb) -> None:  # noqa: ANN001
+    r = ask(kb, "What is the proportion of property, plant and equipment over total assets "
+                "in 2019?")
+    assert (r.operation, r.answer, r.scale) == ("ratio", 0.88, "")
+    r = ask(kb, "What is the proportion, in percentage, of property, plant and equipment over "
+                "total assets in 2019?")
+    assert (r.operation, r.answer, r.scale) == ("percent_of", 88.0, "percent")
+
+
+def test_a_percentage_difference_of_amounts_abstains(kb) -> None:  # noqa: ANN001
+    # a relative change, or a difference of two shares? the wording does not say
+    assert ask(kb, "What is the percentage difference in total assets between 2018 and "
+                   "2019?") is None
+
+
+def test_a_percent_change_column_does_not_make_amounts_percent(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Orders", "19,975", "18,451", "8 %"],
+                       ["Revenue", "17,663", "18,125", "(3) %"]],
+                      columns=["(in millions of €)", "2019", "2018", "% Change"])
+    df.attrs["title"] = "(in millions)"
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="orders")
+        r = tableqa.resolve("What is the increase / (decrease) in revenue from 2018 to 2019?",
+                            k.store.con)
+        assert (r.operation, r.answer, r.scale) == ("difference", -462.0, "million")
+
+
+def test_two_columns_of_one_year_abstain(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Scope 1 emissions", "59,495", "66,336", "75,600"],
+                       ["Scope 2 emissions", "27,633", "32,389", "67,754"]],
+                      columns=["item", "FY19*", "FY18*", "FY18**"])  # two bases of FY18
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="emissions")
+        assert tableqa.resolve("What is the change in Scope 1 emissions from FY18 to FY19?",
+                               k.store.con) is None
+        r = tableqa.resolve("What were Scope 1 emissions in FY19?", k.store.con)
+        assert r is not None and r.answer == 59495.0
