@@ -232,6 +232,8 @@ _PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|aver
                        r"\bprice\b", re.I)
 _PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
 _RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
 _PCT_VALUE = re.compile(r"[-−(]?\s*\d[\d,]*(?:\.\d+)?\s*\)?\s*%|\bnm\b")
 
 
@@ -306,9 +308,15 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
                     ("%" in (c["value_text"] or "")) != want_pct)
 
         best = sorted(cs, key=lambda c: (*key(c), c["claim_id"]))
-        if len(best) > 1 and key(best[0]) == key(best[1]) and \
-                best[0]["value_num"] != best[1]["value_num"]:
-            return None  # two columns of one year ("FY18", "FY18 restated") nothing tells apart
+        tied = [c for c in best if key(c) == key(best[0])]
+        if len(tied) > 1 and len({c["value_num"] for c in tied}) > 1:
+            # two columns of one year: dated ones ("January 1, 2018", "December 31, 2018") are
+            # that year's opening and closing, and the year itself means its close; undated
+            # ones ("FY18*", "FY18**": two bases) nothing in the question tells apart
+            if all(_ISO.fullmatch(c["time_key"] or "") for c in tied) and not _MONTH.search(
+                    question):
+                return max(tied, key=lambda c: c["time_key"])
+            return None
         return best[0]
 
     match = {lab: min(sc / 2.0, 1.0) for sc, lab in ranked[:2]}  # exact + cover, over 2

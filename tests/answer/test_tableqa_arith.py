@@ -106,3 +106,14 @@ def test_two_columns_of_one_year_abstain(tmp_path) -> None:  # noqa: ANN001
                                k.store.con) is None
         r = tableqa.resolve("What were Scope 1 emissions in FY19?", k.store.con)
         assert r is not None and r.answer == 59495.0
+
+
+def test_a_year_with_an_opening_and_a_closing_column_means_its_close(tmp_path) -> None:  # noqa: ANN001, E501
+    df = pd.DataFrame([["Indirect taxes receivable", "36,821", "3,774", "832"]],
+                      columns=["item", "December 31, 2019", "December 31, 2018",
+                               "January 1, 2018"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="receivables")
+        r = tableqa.resolve("What is the average indirect taxes receivable for 2018 and 2019?",
+                            k.store.con)
+        assert (r.operation, r.answer) == ("average", 20297.5)
