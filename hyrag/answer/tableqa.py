@@ -273,8 +273,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         y = _year(c)
         if y is not None:
             by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
-        attrs.setdefault(_label(c), set()).add(
-            "" if c.get("header_period") else c["attribute"] or "")
+        attrs.setdefault(_label(c), set()).add(_measure(c))
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
@@ -282,14 +281,15 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
         if len(attrs.get(label, ())) > 1:
-            # an entity x column table (not a line item per row): the question must name the
-            # column, and every word it uses must be explained by the row and the column — a
-            # word left over ("revenue by customer") is a measure the table does not hold
-            named = [c for c in cs if _content(c["attribute"] or "") and
-                     _content(c["attribute"] or "") <= q]
-            cs = [c for c in named if not (q - _content(label) - _content(c["attribute"] or "")
-                                           - _OPWORDS)]
-            if len(cs) > 1:
+            # an entity x column table (not a line item per row): a measure column counts
+            # when the question names it, and every word it uses must be explained by the row
+            # and the column — a word left over ("revenue by customer") is a measure the table
+            # does not hold; a question naming no measure reads the plain period columns
+            named = [c for c in cs if _measure(c) and set(_measure(c).split()) <= q]
+            named = [c for c in named if not (q - _content(label) - set(_measure(c).split())
+                                              - _OPWORDS)]
+            cs = named or [c for c in cs if not _measure(c)]
+            if len(named) > 1:
                 return None
         if len(cs) == 1:
             return cs[0]
@@ -438,9 +438,12 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     ops = [commit(label, c) for c in cs]  # type: ignore[arg-type]
     sc = _scale(cs[0])  # type: ignore[arg-type]
-    # a line shown in brackets ("(0.9)") is averaged and summed with its sign, as the table
-    # states it: the mean of two outflows is an outflow (a size would drop the sign the
-    # table gives, and a change keeps the signs in any case)
+    if op in ("average", "sum") and all(_bracketed(c) for c in cs) and _COST.search(label):
+        # "the average interest expense" over a line shown "(598)": its size (598), or the
+        # line as signed (-598)? A cost's label already says it is an outflow, so readers
+        # take either — abstain. Other bracketed lines ("Non-deductible items (0.9)") are
+        # averaged with their sign, as the table states them
+        return None
     if op in ("difference", "change_ratio"):
         if len(uniq_years) != 2:
             return None
@@ -529,6 +532,29 @@ def _by_section(cs: list[dict], words: set[str], cells: list[dict],
     return [c for c in cs if _row(c) == ranked[0][0]]
 
 
+_PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month", "week",
+                 "january", "february", "march", "april", "may", "june", "july", "august",
+                 "september", "october", "november", "december", "jan", "feb", "mar", "apr",
+                 "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "thousand",
+                 "million", "billion", "usd", "eur", "gbp", "dollar", "u", "us", "nt", "restated",
+                 "reported", "actual", "audited", "unaudited", "full"}
+
+
+def _measure(c: dict) -> str:
+    """What a cell's column measures beyond its period: "" for a period column ("Year Ended
+    December 31, 2019 (In millions)", "2 0 1 8", "July 27, 2019 (1)"), else its words ("% of
+    total", "variation vs", "employees"), so a table of amounts with a variance column beside
+    them is still read as a line item per row."""
+    if c.get("header_period"):
+        return ""
+    a = c["attribute"] or ""
+    if _content(a) == _content(_label(c)):
+        return ""  # a melted wide table: the attribute repeats the line item
+    ws = {w for w in _content(re.sub(r"\([^)]*\)", " ", a)) if w not in _PERIOD_WORDS
+          and len(w) > 1}
+    return " ".join(sorted(ws))
+
+
 def _row(c: dict) -> object:
     """The source row of a cell (its locator's "row"), so two rows one label names are told
     apart from two columns of one row."""
@@ -536,6 +562,16 @@ def _row(c: dict) -> object:
         return json.loads(c["locator"] or "{}").get("row", c["locator"])
     except (ValueError, AttributeError):
         return c["locator"]
+
+
+def _bracketed(c: dict) -> bool:
+    """A negative amount displayed in accounting brackets, "(1,234)" or "$(1,234)"."""
+    return (c["value_num"] or 0) < 0 and bool(re.match(r"^\W*\(", c["value_text"] or ""))
+
+
+_COST = re.compile(r"\b(?:costs?|expenses?|expenditures?|loss(?:es)?|charges?|used in|"
+                   r"outflows?|allowances?|impairments?|depreciation|amortization|"
+                   r"amortisation)\b", re.I)
 
 
 def _position(question: str, lab: str) -> int:

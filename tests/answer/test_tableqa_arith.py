@@ -117,3 +117,19 @@ def test_a_year_with_an_opening_and_a_closing_column_means_its_close(tmp_path) -
         r = tableqa.resolve("What is the average indirect taxes receivable for 2018 and 2019?",
                             k.store.con)
         assert (r.operation, r.answer) == ("average", 20297.5)
+
+
+def test_a_variance_column_beside_the_periods_is_not_a_period(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Gross profit", "$3,696", "$3,861", "$3,272", "(4.3)%"],
+                       ["Net revenues", "$9,556", "$9,664", "$8,347", "(1.1)%"]],
+                      columns=["item", "Year Ended December 31, 2019 (In millions)",
+                               "Year Ended December 31, 2018 (In millions)",
+                               "Year Ended December 31, 2017 (In millions)",
+                               "Variation 2019 vs 2018"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="results")
+        r = tableqa.resolve("What is the average gross profit?", k.store.con)
+        assert (r.operation, r.answer) == ("average", 3609.67)
+        r = tableqa.resolve("What was the change in gross profit from 2018 to 2019?",
+                            k.store.con)
+        assert (r.operation, r.answer) == ("difference", -165.0)
