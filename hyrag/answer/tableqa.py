@@ -278,6 +278,18 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
 
+    def measure_words(label: str) -> set[str]:
+        return {w for m in attrs.get(label, ()) for w in m.split()} - _content(label)
+
+    def _plain(cs: list[dict], label: str) -> list[dict]:
+        # the period columns, when they come before every measure column: a period column
+        # after one ("Net additions (losses) Aug 2019 | Aug 2018") sits under that measure's
+        # header, which spans it
+        row = [c for cs_y in by_label.get(label, {}).values() for c in cs_y]
+        last = max((_col(c) for c in row if not _measure(c)), default=(0, ""))
+        first = min((_col(c) for c in row if _measure(c)), default=(99, ""))
+        return [c for c in cs if not _measure(c)] if last < first else []
+
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
         if len(attrs.get(label, ())) > 1:
@@ -288,9 +300,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             named = [c for c in cs if _measure(c) and set(_measure(c).split()) <= q]
             named = [c for c in named if not (q - _content(label) - set(_measure(c).split())
                                               - _OPWORDS)]
-            cs = named or [c for c in cs if not _measure(c)]
             if len(named) > 1:
                 return None
+            cs = named or (_plain(cs, label) if not q & measure_words(label) else [])
         if len(cs) == 1:
             return cs[0]
         if not cs:
@@ -550,9 +562,19 @@ def _measure(c: dict) -> str:
     a = c["attribute"] or ""
     if _content(a) == _content(_label(c)):
         return ""  # a melted wide table: the attribute repeats the line item
-    ws = {w for w in _content(re.sub(r"\([^)]*\)", " ", a)) if w not in _PERIOD_WORDS
+    ws = {w for w in _content(re.sub(r"\(\s*[\d,\s]*\)", " ", a)) if w not in _PERIOD_WORDS
           and len(w) > 1}
     return " ".join(sorted(ws))
+
+
+def _col(c: dict) -> tuple[int, str]:
+    """The source column of a cell, comparable left to right ("B" < "D" < "AA")."""
+    try:
+        cell = str(json.loads(c["locator"] or "{}").get("cell", ""))
+    except (ValueError, AttributeError):
+        return (0, "")
+    letters = re.match(r"[A-Z]*", cell).group(0)
+    return (len(letters), letters)
 
 
 def _row(c: dict) -> object:

@@ -133,3 +133,17 @@ def test_a_variance_column_beside_the_periods_is_not_a_period(tmp_path) -> None:
         r = tableqa.resolve("What was the change in gross profit from 2018 to 2019?",
                             k.store.con)
         assert (r.operation, r.answer) == ("difference", -165.0)
+
+
+def test_a_period_column_under_a_measure_header_is_not_read_as_the_line(tmp_path) -> None:  # noqa: ANN001, E501
+    # "Net additions" heads both its columns, but only the first carries the words
+    df = pd.DataFrame([["Video customers", "312,555", "(4,697)", "(6,760)"],
+                       ["Internet customers", "446,137", "21,189", "21,417"]],
+                      columns=["item", "August 31, 2019", "Net additions August 31, 2019",
+                               "August 31, 2018 (1)"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="customers")
+        assert tableqa.resolve("What was the change in video customers from 2018 to 2019?",
+                               k.store.con) is None
+        assert tableqa.resolve("What were the net losses of video customers in 2019?",
+                               k.store.con) is None
