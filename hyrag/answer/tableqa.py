@@ -277,18 +277,20 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
+    groups_used: set[str] = set()  # the measure (column group) of every committed cell
 
     def measure_words(label: str) -> set[str]:
         return {w for m in attrs.get(label, ()) for w in m.split()} - _content(label)
 
-    def _plain(cs: list[dict], label: str) -> list[dict]:
-        # the period columns, when they come before every measure column: a period column
-        # after one ("Net additions (losses) Aug 2019 | Aug 2018") sits under that measure's
-        # header, which spans it
-        row = [c for cs_y in by_label.get(label, {}).values() for c in cs_y]
-        last = max((_col(c) for c in row if not _measure(c)), default=(0, ""))
-        first = min((_col(c) for c in row if _measure(c)), default=(99, ""))
-        return [c for c in cs if not _measure(c)] if last < first else []
+    def group(c: dict, label: str, core: bool = False) -> str:
+        # the measure a column belongs to: its own, else that of the nearest measure column to
+        # its left in the row — a group header ("Net additions (losses)") spans the columns
+        # after it ("Aug 31, 2019 | Aug 31, 2018 (1)") but only the first carries its words
+        if _measure(c):
+            return _measure(c, core)
+        left = [x for ys in by_label.get(label, {}).values() for x in ys
+                if _row(x) == _row(c) and _measure(x) and _col(x) < _col(c)]
+        return _measure(max(left, key=_col), core) if left else ""
 
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
@@ -297,12 +299,18 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             # when the question names it, and every word it uses must be explained by the row
             # and the column — a word left over ("revenue by customer") is a measure the table
             # does not hold; a question naming no measure reads the plain period columns
-            named = [c for c in cs if _measure(c) and set(_measure(c).split()) <= q]
-            named = [c for c in named if not (q - _content(label) - set(_measure(c).split())
-                                              - _OPWORDS)]
+            core = {id(c): set(group(c, label, core=True).split()) for c in cs}
+            named = [c for c in cs if core[id(c)] and core[id(c)] <= q and not (
+                q - _content(label) - set(group(c, label).split()) - _OPWORDS)]
             if len(named) > 1:
                 return None
-            cs = named or (_plain(cs, label) if not q & measure_words(label) else [])
+            if named:
+                cs = named
+            elif q & measure_words(label):
+                return None  # it names a measure's words, but not one measure
+            else:  # no measure named: the columns under no measure, else one measure's
+                free = [c for c in cs if not group(c, label)]
+                cs = free or (cs if len({group(c, label) for c in cs}) == 1 else [])
         if len(cs) == 1:
             return cs[0]
         if not cs:
@@ -350,6 +358,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             score=match.get(label, 0.5), warrant_query=f"row label {label!r} period {y}",
             confidence=float(c["conf_base"] or 0.0))
         store.commit(fact)
+        groups_used.add(group(c, label))
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
         return Operand(c["claim_id"], float(c["value_num"]), f"{label} {y}".strip(),
@@ -361,6 +370,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         residue = len(q - used - _OPWORDS)
         if residue > MAX_RESIDUE:
             return None  # the question says more than the line item and period explain
+        if len(groups_used) > 1:
+            return None  # the cells came from two measures' columns: not one line's figures
         return Resolved(reqs, verdicts, store, derivs, name, answer, scale,
                         min(match.get(r.entity or "", 0.5) for r in reqs) if reqs else 0.0,
                         residue)
@@ -552,7 +563,7 @@ _PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month
                  "reported", "actual", "audited", "unaudited", "full"}
 
 
-def _measure(c: dict) -> str:
+def _measure(c: dict, core: bool = False) -> str:
     """What a cell's column measures beyond its period: "" for a period column ("Year Ended
     December 31, 2019 (In millions)", "2 0 1 8", "July 27, 2019 (1)"), else its words ("% of
     total", "variation vs", "employees"), so a table of amounts with a variance column beside
@@ -562,7 +573,8 @@ def _measure(c: dict) -> str:
     a = c["attribute"] or ""
     if _content(a) == _content(_label(c)):
         return ""  # a melted wide table: the attribute repeats the line item
-    ws = {w for w in _content(re.sub(r"\(\s*[\d,\s]*\)", " ", a)) if w not in _PERIOD_WORDS
+    notes = r"\([^)]*\)" if core else r"\(\s*[\d,\s]*\)"  # core: "(losses)" left out
+    ws = {w for w in _content(re.sub(notes, " ", a)) if w not in _PERIOD_WORDS
           and len(w) > 1}
     return " ".join(sorted(ws))
 

@@ -147,3 +147,7 @@ def test_a_period_column_under_a_measure_header_is_not_read_as_the_line(tmp_path
                                k.store.con) is None
         assert tableqa.resolve("What were the net losses of video customers in 2019?",
                                k.store.con) is None
+        # naming the group reads both its columns, the unlabelled one included
+        r = tableqa.resolve("What was the change in net additions of internet customers from "
+                            "2018 to 2019?", k.store.con)
+        assert (r.operation, r.answer) == ("difference", -228.0)
