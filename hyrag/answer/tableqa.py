@@ -175,7 +175,10 @@ def _rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]
             continue
         exact = 1.0 if _phrase(lab) and f" {_phrase(lab)} " in f" {_phrase(low)} " else 0.0
         out.append((exact + cover + 0.1 * len(hit), lab))
-    out.sort(key=lambda x: (-x[0], len(x[1])))
+    # a label whose words another fully named label contains ("Other income" inside "Total
+    # other income, net") is not the one meant when the question names the longer one
+    full = [labels[lab] for sc, lab in out if labels[lab] <= q]
+    out.sort(key=lambda x: (any(labels[x[1]] < f for f in full), -x[0], len(x[1])))
     return out
 
 
@@ -207,12 +210,14 @@ def _scale(c: dict) -> str:
     header states ("2019 €m", "$'000", "($ in millions)"), or one the row's own label
     declares ("Net income - (in thousands)")."""
     lab = _label(c).lower()
-    if "%" in (c["value_text"] or "") or c["unit"] == "%":
+    # a percentage *value* beside the row ("Orders / 8 %": the "% change" column melted into
+    # the label) says nothing about this cell's unit; only a percent the label or the column
+    # header names does — a "%" column first ("Rate of price inflation" under "2019 %")
+    col = _PCT_VALUE.sub(" ", c["attribute"] or "") if c["attribute"] != _label(c) else ""
+    if "%" in (c["value_text"] or "") or c["unit"] == "%" or _PCT_LABEL.search(col):
         return "percent"
     if _PER_UNIT.search(lab):
         return ""
-    # a percentage *value* beside the row ("Orders / 8 %": the "% change" column melted into
-    # the label) says nothing about this cell's unit; only a percent the label names does
     named = _PCT_VALUE.sub(" ", f"{lab} {c['attribute'] or ''}")
     if _PCT_LABEL.search(named) or (
             _RATE.search(lab) and not re.search(r"exchange|conversion", lab)
@@ -401,6 +406,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:
             return None
+        if sum(1 for sc, _ in ranked if sc >= 2.0) > 2:
+            return None  # three line items quoted: a sum over a total ("A and B over C")?
         a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],
                                        lambda lab: _position(question, lab))
         y = uniq_years[0] if uniq_years else _latest_common(by_label, a_lab, b_lab)
@@ -410,6 +417,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if ca is None or cb is None or not cb["value_num"]:
             return None
         oa, ob = commit(a_lab, ca), commit(b_lab, cb)
+        if (oa.value < 0) != (ob.value < 0):
+            return None  # a cost shown "(111)" against a positive whole: its size, or signed?
         if op == "ratio":
             r = round(oa.value / ob.value, 2)
             if read.proportion(question) and oa.value > 0 and ob.value > 0 and r > 1:
@@ -477,6 +486,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
                 return None  # "the percentage difference in sales": a ratio, or points?
             if read.distance(question) and new.value < old.value:
                 new, old = old, new  # "the difference between" two years is a distance
+            elif read.decrease_by(question):
+                new, old = old, new  # "how much did it decrease by": the fall, earlier - later
             r = round(new.value - old.value, 2)
             return done([Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}",
                                     (new, old), r)], r, sc, op)

@@ -91,6 +91,14 @@ def distance(question: str) -> bool:
         rf"\bfrom\s+(?:fy\s*)?{_Y}\s+to\b", question, re.I)  # "from 2018 to 2019": a direction
 
 
+def decrease_by(question: str) -> bool:
+    """"How much did X decrease by from 2017 to 2019?" asks for the size of the fall (earlier
+    minus later), unlike "the increase / (decrease)" or "the change", which is later minus
+    earlier."""
+    return bool(re.search(r"\b(?:decrease[ds]?|declined?|fell|fall|dropp?(?:ed)?)\s+by\b",
+                          question, re.I)) and not re.search(r"\bincrease", question, re.I)
+
+
 def proportion(question: str) -> bool:
     """"What proportion of B is A" / "A over B" asks for a fraction (0.87); only a question
     that also says percent ("the proportion, in percentage, of ...") wants it times 100."""
@@ -131,8 +139,10 @@ def operation(question: str, label: str, n_labels: int) -> str | None:
         return "argmax" if _MAX.search(q) else "argmin"
     if CHANGE_RATIO.search(q):
         return None if avg else "change_ratio"
-    pct_of = bool(_PCT_OF.search(q)) and n_labels >= 2
-    ratio = bool(_RATIO.search(q)) and n_labels >= 2
+    if (_PCT_OF.search(q) or _RATIO.search(q)) and n_labels < 2:
+        return None  # a share or a ratio of one line item: its whole is not a row named here
+    pct_of = bool(_PCT_OF.search(q))
+    ratio = bool(_RATIO.search(q))
     if pct_of and proportion(q):
         pct_of, ratio = False, True  # "A as a proportion of B": a fraction, not a percent
     elif ratio and re.search(r"\bin percent(?:age)?\b", q):

@@ -151,3 +151,63 @@ def test_a_period_column_under_a_measure_header_is_not_read_as_the_line(tmp_path
         r = tableqa.resolve("What was the change in net additions of internet customers from "
                             "2018 to 2019?", k.store.con)
         assert (r.operation, r.answer) == ("difference", -228.0)
+
+
+RESULTS = [
+    ["EBITDA", "372", "350"],
+    ["Depreciation and amortisation", "(111)", "(100)"],
+    ["Other income", "3,817", "(2,676)"],
+    ["Total other income, net", "1,758", "(2,935)"],
+    ["Deferred revenue", "425", "400"],
+    ["Accrued warranty", "33", "30"],
+    ["Gross deferred tax assets", "35,000", "38,771"],
+]
+
+
+@pytest.fixture(scope="module")
+def kb2(tmp_path_factory: pytest.TempPathFactory):
+    df = pd.DataFrame(RESULTS, columns=["item", "2019", "2018"])
+    k = hyrag.open(tmp_path_factory.mktemp("arith2") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(df, name="results")
+    yield k
+    k.close()
+
+
+def test_the_fuller_label_the_question_names_wins(kb2) -> None:  # noqa: ANN001
+    # "Other income" is inside "Total other income, net": the question names the latter
+    r = ask(kb2, "What was the change in the net total other income from 2018 to 2019?")
+    assert (r.operation, r.answer) == ("difference", 4693.0)
+
+
+def test_decrease_by_is_the_size_of_the_fall(kb2) -> None:  # noqa: ANN001
+    r = ask(kb2, "How much did gross deferred tax assets decrease by from 2018 to 2019?")
+    assert (r.operation, r.answer) == ("difference", 3771.0)
+    r = ask(kb2, "What was the increase / (decrease) in gross deferred tax assets from 2018 "
+                 "to 2019?")
+    assert r.answer == -3771.0
+
+
+def test_a_share_whose_whole_is_not_a_named_row_abstains(kb2) -> None:  # noqa: ANN001
+    assert ask(kb2, "What percentage of total costs is depreciation and amortisation in "
+                    "2019?") is None
+
+
+def test_a_share_of_a_bracketed_part_in_a_positive_whole_abstains(kb2) -> None:  # noqa: ANN001
+    assert ask(kb2, "What is the percentage of depreciation and amortisation in EBITDA in "
+                    "2019?") is None
+
+
+def test_a_ratio_naming_three_line_items_abstains(kb2) -> None:  # noqa: ANN001
+    assert ask(kb2, "What is the proportion, in percentage, of deferred revenue and accrued "
+                    "warranty over gross deferred tax assets in 2019?") is None
+
+
+def test_a_percent_column_header_makes_a_price_line_a_percent(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Rate of price inflation", "2.0", "2.2"],
+                       ["Discount rate", "2.9", "3.8"]], columns=["item", "2019 %", "2018 %"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="assumptions")
+        r = tableqa.resolve("What is the average rate of price inflation for 2018 and 2019?",
+                            k.store.con)
+        assert (r.operation, r.answer, r.scale) == ("average", 2.1, "percent")
