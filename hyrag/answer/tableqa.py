@@ -406,7 +406,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:
             return None
-        if sum(1 for sc, _ in ranked if sc >= 2.0) > 2:
+        quoted = [_content(lab) for sc, lab in ranked if sc >= 2.0]
+        if sum(1 for w in quoted if not any(w <= v and w != v for v in quoted)) > 2:
             return None  # three line items quoted: a sum over a total ("A and B over C")?
         a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],
                                        lambda lab: _position(question, lab))

@@ -211,3 +211,14 @@ def test_a_percent_column_header_makes_a_price_line_a_percent(tmp_path) -> None:
         r = tableqa.resolve("What is the average rate of price inflation for 2018 and 2019?",
                             k.store.con)
         assert (r.operation, r.answer, r.scale) == ("average", 2.1, "percent")
+
+
+def test_a_label_inside_another_quoted_label_is_not_a_third_item(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Audit fees", "1,092", "823"], ["Non-audit fees", "598", "281"],
+                       ["Total fees paid to auditor", "1,690", "1,104"]],
+                      columns=["item", "2019", "2018"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="fees")
+        r = tableqa.resolve("What is the percentage of non-audit fees in the total fees paid "
+                            "to auditor in 2019?", k.store.con)
+        assert (r.operation, r.answer, r.scale) == ("percent_of", 35.38, "percent")
