@@ -177,7 +177,9 @@ def _rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]
         out.append((exact + cover + 0.1 * len(hit), lab))
     # a label whose words another fully named label contains ("Other income" inside "Total
     # other income, net") is not the one meant when the question names the longer one
-    full = [labels[lab] for sc, lab in out if labels[lab] <= q]
+    qw = {_stem(w) for w in _words(qtext)}
+    full = [labels[lab] for sc, lab in out if labels[lab] <= q and {
+        _stem(w) for w in _phrase(lab).split() if w not in _GLUE} <= qw]
     out.sort(key=lambda x: (any(labels[x[1]] < f for f in full), -x[0], len(x[1])))
     return out
 
@@ -237,6 +239,9 @@ _PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|aver
                        r"\bprice\b", re.I)
 _PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
 _RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
+_GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
+_TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
+_ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
 _PCT_VALUE = re.compile(r"[-−(]?\s*\d[\d,]*(?:\.\d+)?\s*\)?\s*%|\bnm\b")
@@ -432,6 +437,23 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         d = Derivation("ratio", f"{fmt(oa.value)} / {fmt(ob.value)} x 100", (oa, ob), r, "%")
         return done([d], r, "percent", op)
     label = best_label
+    quoted = [lab for sc, lab in ranked if sc >= 2.0]
+    quoted = [lab for lab in quoted if not any(_content(lab) < _content(o) for o in quoted)]
+    if op == "lookup" and _TOTAL.search(question) and (len(uniq_years) >= 2 or _ALL.search(
+            question)):
+        # "the total net revenue for 2018 and 2017", "total X across all 3 years": the sum of
+        # the years (the label's own "Total" does not make two years one lookup)
+        op = "sum"
+        uniq_years = uniq_years if len(uniq_years) >= 2 else sorted(years_of, reverse=True)
+    if op == "sum" and len(uniq_years) == 1 and len(quoted) == 2 and len(ranked) >= 2:
+        # "the sum of A and B in 2019": two line items the question quotes, one year
+        cs2 = [pick(lab, uniq_years[0]) for lab in quoted]
+        if any(c is None for c in cs2) or _scale(cs2[0]) != _scale(cs2[1]):  # type: ignore[arg-type]
+            return None
+        ops2 = [commit(lab, c) for lab, c in zip(quoted, cs2, strict=True)]  # type: ignore[arg-type]
+        r = round(math.fsum(o.value for o in ops2), 2)
+        return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops2), tuple(ops2), r)],
+                    r, _scale(cs2[0]), op)  # type: ignore[arg-type]
     if op == "lookup":
         if len(uniq_years) != 1:
             return None
@@ -505,6 +527,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([Derivation("mean", f"({' + '.join(fmt(o.value) for o in ops)}) / "
                                 f"{len(ops)}", tuple(ops), r)], r, sc, op)
     if op == "sum":
+        if sc == "percent":
+            return None  # shares of different years' totals do not add up
         r = round(math.fsum(o.value for o in ops), 2)
         return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops), tuple(ops), r)],
                     r, sc, op)

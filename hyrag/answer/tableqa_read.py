@@ -137,6 +137,8 @@ def operation(question: str, label: str, n_labels: int) -> str | None:
         return "years_where"
     if _WHICH_YEAR.search(q) and (_MAX.search(q) or _MIN.search(q)):
         return "argmax" if _MAX.search(q) else "argmin"
+    if re.search(r"\babsolute percentage change\b|\bpercentage points?\b", q):
+        return None if avg else "difference"  # a change in points, not a relative change
     if CHANGE_RATIO.search(q):
         return None if avg else "change_ratio"
     if (_PCT_OF.search(q) or _RATIO.search(q)) and n_labels < 2:

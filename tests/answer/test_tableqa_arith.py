@@ -222,3 +222,33 @@ def test_a_label_inside_another_quoted_label_is_not_a_third_item(tmp_path) -> No
         r = tableqa.resolve("What is the percentage of non-audit fees in the total fees paid "
                             "to auditor in 2019?", k.store.con)
         assert (r.operation, r.answer, r.scale) == ("percent_of", 35.38, "percent")
+
+
+def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Consolidated net revenues", "6,489", "7,500", "7,017"],
+                       ["In-game net revenues", "3,376", "4,249", "4,000"],
+                       ["Total cost of revenue", "48,881", "51,896", "50,000"],
+                       ["Gross margin %", "40.0", "41.2", "39.0"],
+                       ["Risk-free interest rate", "2.0", "1.2", "1.5"]],
+                      columns=["item", "2019", "2018", "2017"])
+    df.attrs["title"] = "(in millions)"
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="results")
+
+        def ask2(q: str):  # noqa: ANN202
+            return tableqa.resolve(q, k.store.con)
+
+        r = ask2("What is the total cost of revenue in both 2019 and 2018?")
+        assert (r.operation, r.answer, r.scale) == ("sum", 100777.0, "million")
+        r = ask2("What is the total in-game net revenues across all 3 years?")
+        assert (r.operation, r.answer) == ("sum", 11625.0)
+        r = ask2("What is the sum of consolidated net revenues and in-game net revenues in "
+                 "2019?")
+        assert (r.operation, r.answer, r.scale) == ("sum", 9865.0, "million")
+        assert len(r.derivations[0].operands) == 2
+        # percentages of different years do not add up
+        assert ask2("What is the total gross margin % in 2019 and 2018?") is None
+        # an absolute percentage change of a rate is a change in points
+        r = ask2("What was the absolute percentage change in risk-free interest rate between "
+                 "2018 and 2019?")
+        assert (r.operation, r.answer, r.scale) == ("difference", 0.8, "percent")
