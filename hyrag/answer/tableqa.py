@@ -439,10 +439,11 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     label = best_label
     quoted = [lab for sc, lab in ranked if sc >= 2.0]
     quoted = [lab for lab in quoted if not any(_content(lab) < _content(o) for o in quoted)]
-    if op == "lookup" and _TOTAL.search(question) and (len(uniq_years) >= 2 or _ALL.search(
-            question)):
-        # "the total net revenue for 2018 and 2017", "total X across all 3 years": the sum of
-        # the years (the label's own "Total" does not make two years one lookup)
+    if op == "lookup" and _TOTAL.search(read.neutral(question, label)) and (
+            len(uniq_years) >= 2 or _ALL.search(question)):
+        # "the total cost for 2018 and 2017", "total X across all 3 years": the sum of the
+        # years; a "Total" the label owns ("Total operating expense in 2019 and 2018") may as
+        # well ask for both figures, and stays unanswered
         op = "sum"
         uniq_years = uniq_years if len(uniq_years) >= 2 else sorted(years_of, reverse=True)
     if op == "sum" and len(uniq_years) == 1 and len(quoted) == 2 and len(ranked) >= 2:

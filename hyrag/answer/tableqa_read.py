@@ -106,7 +106,7 @@ def proportion(question: str) -> bool:
         r"percent|%", question, re.I)
 
 
-def _neutral(question: str, label: str) -> str:
+def neutral(question: str, label: str) -> str:
     """The question with the operation words its line item's label accounts for blanked: in
     "the change in Net change in cash" one "change" is the label's, one the operation's."""
     low = question.lower()
@@ -124,7 +124,7 @@ def _neutral(question: str, label: str) -> str:
 def operation(question: str, label: str, n_labels: int) -> str | None:
     """The operation the question asks of the line item `label`, or None when it asks for two
     at once (the change in an average, the ratio of averages) — a guess would be wrong."""
-    q = _neutral(question, label)
+    q = neutral(question, label)
     if re.search(r"\bweighted[- ]average\b", q):
         return None  # a weighted mean needs weights the line item does not give
     avg = bool(_AVG.search(q))

@@ -238,8 +238,10 @@ def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:  # noqa:
         def ask2(q: str):  # noqa: ANN202
             return tableqa.resolve(q, k.store.con)
 
-        r = ask2("What is the total cost of revenue in both 2019 and 2018?")
+        r = ask2("What is the combined total cost of revenue in 2019 and 2018?")
         assert (r.operation, r.answer, r.scale) == ("sum", 100777.0, "million")
+        # the label's own "Total": both figures, or their sum? not guessed
+        assert ask2("What was the total cost of revenue in 2019 and 2018?") is None
         r = ask2("What is the total in-game net revenues across all 3 years?")
         assert (r.operation, r.answer) == ("sum", 11625.0)
         r = ask2("What is the sum of consolidated net revenues and in-game net revenues in "
