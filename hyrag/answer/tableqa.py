@@ -479,6 +479,10 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([], vals, "" if any(isinstance(v, str) for v in vals) else _scale(cs[0]),
                     op)  # type: ignore[arg-type]
     if op == "average" and len(uniq_years) == 1:
+        if not re.search(r"(?:19|20)\d{2}\s+average\b", question, re.I):
+            # "the average exchange rate in FY 2019" names the year's own average (a column
+            # or line the table may hold), not a mean this reader would compute
+            return None
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the 2019 average": opening+closing
     if op == "change_ratio" and len(uniq_years) == 1 and uniq_years[0] - 1 in years_of:
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the percentage change in 2019"

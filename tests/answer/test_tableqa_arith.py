@@ -254,3 +254,10 @@ def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:  # noqa:
         r = ask2("What was the absolute percentage change in risk-free interest rate between "
                  "2018 and 2019?")
         assert (r.operation, r.answer, r.scale) == ("difference", 0.8, "percent")
+
+
+def test_the_year_average_is_opening_and_closing_but_an_average_in_a_year_is_not(kb) -> None:  # noqa: ANN001, E501
+    r = ask(kb, "What is the 2019 average total assets?")
+    assert (r.operation, r.answer) == ("average", 2900.0)
+    # "the average X in 2019" names the year's own average, which the table does not hold
+    assert ask(kb, "What was the average total assets in 2019?") is None
