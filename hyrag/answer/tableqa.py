@@ -23,8 +23,15 @@ reads such a table:
   scale, whatever the caption says; else the scale ingestion recorded from the cell, its
   header or the table's caption ("(in thousands)").
 
+- the layout (`tableqa_layout.py`): a label repeated under two sections is read in the section
+  whose subtotal ("Total cost of revenue") the question names; a variance or "% of total"
+  column beside the periods is a measure of its own, and a column under a group header belongs
+  to that group; of a year's opening and closing columns, the year means its close.
+
 A question that asks two operations at once, names more than its line item and period
-explain, or reads as a share above 100% is not guessed at: the resolver returns None.
+explain, reads as a share above 100%, or leaves a reading open — which of two rows or two
+columns of one year, the size or the signed value of an average of costs shown in brackets, a
+share of a negative part — is not guessed at: the resolver returns None.
 
 It returns requirements, verdicts, committed facts and derivations in the engine's own types,
 so drafting, the ReverseVerifier, the decision and the audit record are exactly those of every
@@ -33,11 +40,11 @@ other answer. Nothing here knows any benchmark: the same code answers a user's w
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
 
+from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer.catalog import view_key
 from hyrag.answer.commitment import CommitmentStore, Fact
@@ -283,7 +290,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         y = _year(c)
         if y is not None:
             by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
-        attrs.setdefault(_label(c), set()).add(_measure(c))
+        attrs.setdefault(_label(c), set()).add(layout.measure(c))
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
@@ -296,11 +303,12 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         # the measure a column belongs to: its own, else that of the nearest measure column to
         # its left in the row — a group header ("Net additions (losses)") spans the columns
         # after it ("Aug 31, 2019 | Aug 31, 2018 (1)") but only the first carries its words
-        if _measure(c):
-            return _measure(c, core)
+        if layout.measure(c):
+            return layout.measure(c, core)
         left = [x for ys in by_label.get(label, {}).values() for x in ys
-                if _row(x) == _row(c) and _measure(x) and _col(x) < _col(c)]
-        return _measure(max(left, key=_col), core) if left else ""
+                if layout.row(x) == layout.row(c) and layout.measure(x)
+                and layout.col(x) < layout.col(c)]
+        return layout.measure(max(left, key=layout.col), core) if left else ""
 
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
@@ -325,10 +333,10 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             return cs[0]
         if not cs:
             return None
-        if len({_row(c) for c in cs}) > 1:
+        if len({layout.row(c) for c in cs}) > 1:
             # the label names two rows (a "Client services" line under "Revenue:" and another
             # under "Cost of revenue:"): the section the question names decides, else abstain
-            cs = _by_section(cs, q - _content(label) - _OPWORDS, cells, explained)
+            cs = layout.by_section(cs, q - _content(label) - _OPWORDS, cells, explained)
             if not cs:
                 return None
         # several columns of one year (e.g. "Net Sales" and "% of Total"): prefer the one whose
@@ -498,7 +506,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     ops = [commit(label, c) for c in cs]  # type: ignore[arg-type]
     sc = _scale(cs[0])  # type: ignore[arg-type]
-    if op in ("average", "sum") and all(_bracketed(c) for c in cs) and _COST.search(label):
+    if op in ("average", "sum") and all(layout.bracketed(c) for c in cs) and \
+            layout.COST.search(label):
         # "the average interest expense" over a line shown "(598)": its size (598), or the
         # line as signed (-598)? A cost's label already says it is an outflow, so readers
         # take either — abstain. Other bracketed lines ("Non-deductible items (0.9)") are
@@ -562,91 +571,6 @@ def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] |
         if ok:
             out.append(y)
     return out
-
-
-def _by_section(cs: list[dict], words: set[str], cells: list[dict],
-                explained: set[str]) -> list[dict]:
-    """The cells of the one row, among several a label names, whose section the question
-    names. A statement's section ends in its subtotal ("Revenue: ... Total revenue", "Cost of
-    revenue: ... Total cost of revenue"), so the section of a row is the first "Total ..." line
-    below it; the question's words beyond the label pick the section they cover best ("cost
-    of revenue of client services"), and a tie or no named section returns nothing."""
-    if not words:
-        return []
-    rows: dict[tuple[str, int], str] = {}
-    for c in cells:
-        r = _row(c)
-        if isinstance(r, int):
-            rows.setdefault((c["table_name"], r), _label(c))
-    scored: dict[object, tuple[float, set[str]]] = {}
-    for c in cs:
-        r = _row(c)
-        if not isinstance(r, int) or r in scored:
-            continue
-        below = sorted(k[1] for k in rows if k[0] == c["table_name"] and k[1] > r
-                       and re.match(r"\s*total\b", rows[k], re.I))
-        sec = _content(re.sub(r"(?i)^\s*total\b", "", rows[(c["table_name"], below[0])])
-                       ) if below else set()
-        scored[r] = (len(sec & words) - 0.5 * len(sec - words), sec & words)
-    ranked = sorted(scored.items(), key=lambda kv: -kv[1][0])
-    if not ranked or ranked[0][1][0] <= 0 or (
-            len(ranked) > 1 and ranked[1][1][0] == ranked[0][1][0]):
-        return []
-    explained |= ranked[0][1][1]
-    return [c for c in cs if _row(c) == ranked[0][0]]
-
-
-_PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month", "week",
-                 "january", "february", "march", "april", "may", "june", "july", "august",
-                 "september", "october", "november", "december", "jan", "feb", "mar", "apr",
-                 "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "thousand",
-                 "million", "billion", "usd", "eur", "gbp", "dollar", "u", "us", "nt", "restated",
-                 "reported", "actual", "audited", "unaudited", "full"}
-
-
-def _measure(c: dict, core: bool = False) -> str:
-    """What a cell's column measures beyond its period: "" for a period column ("Year Ended
-    December 31, 2019 (In millions)", "2 0 1 8", "July 27, 2019 (1)"), else its words ("% of
-    total", "variation vs", "employees"), so a table of amounts with a variance column beside
-    them is still read as a line item per row."""
-    if c.get("header_period"):
-        return ""
-    a = c["attribute"] or ""
-    if _content(a) == _content(_label(c)):
-        return ""  # a melted wide table: the attribute repeats the line item
-    notes = r"\([^)]*\)" if core else r"\(\s*[\d,\s]*\)"  # core: "(losses)" left out
-    ws = {w for w in _content(re.sub(notes, " ", a)) if w not in _PERIOD_WORDS
-          and len(w) > 1}
-    return " ".join(sorted(ws))
-
-
-def _col(c: dict) -> tuple[int, str]:
-    """The source column of a cell, comparable left to right ("B" < "D" < "AA")."""
-    try:
-        cell = str(json.loads(c["locator"] or "{}").get("cell", ""))
-    except (ValueError, AttributeError):
-        return (0, "")
-    letters = re.match(r"[A-Z]*", cell).group(0)
-    return (len(letters), letters)
-
-
-def _row(c: dict) -> object:
-    """The source row of a cell (its locator's "row"), so two rows one label names are told
-    apart from two columns of one row."""
-    try:
-        return json.loads(c["locator"] or "{}").get("row", c["locator"])
-    except (ValueError, AttributeError):
-        return c["locator"]
-
-
-def _bracketed(c: dict) -> bool:
-    """A negative amount displayed in accounting brackets, "(1,234)" or "$(1,234)"."""
-    return (c["value_num"] or 0) < 0 and bool(re.match(r"^\W*\(", c["value_text"] or ""))
-
-
-_COST = re.compile(r"\b(?:costs?|expenses?|expenditures?|loss(?:es)?|charges?|used in|"
-                   r"outflows?|allowances?|impairments?|depreciation|amortization|"
-                   r"amortisation)\b", re.I)
 
 
 def _position(question: str, lab: str) -> int:
