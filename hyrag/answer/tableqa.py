@@ -295,6 +295,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
     groups_used: set[str] = set()  # the measure (column group) of every committed cell
+    cell_words: set[str] = set()  # the words of the committed cells' columns and units
 
     def measure_words(label: str) -> set[str]:
         return {w for m in attrs.get(label, ()) for w in m.split()} - _content(label)
@@ -377,6 +378,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             confidence=float(c["conf_base"] or 0.0))
         store.commit(fact)
         groups_used.add(group(c, label))
+        cell_words.update(_content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
         return Operand(c["claim_id"], float(c["value_num"]), f"{label} {y}".strip(),
@@ -390,6 +392,10 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             return None  # the question says more than the line item and period explain
         if len(groups_used) > 1:
             return None  # the cells came from two measures' columns: not one line's figures
+        words = used | cell_words
+        for note in re.findall(r"\(([^)]*)\)", question):
+            if _content(note) - layout.PERIOD_WORDS - words:
+                return None  # it quotes a qualifier ("(cents per share)") this line lacks
         return Resolved(reqs, verdicts, store, derivs, name, answer, scale,
                         min(match.get(r.entity or "", 0.5) for r in reqs) if reqs else 0.0,
                         residue)

@@ -261,3 +261,18 @@ def test_the_year_average_is_opening_and_closing_but_an_average_in_a_year_is_not
     assert (r.operation, r.answer) == ("average", 2900.0)
     # "the average X in 2019" names the year's own average, which the table does not hold
     assert ask(kb, "What was the average total assets in 2019?") is None
+
+
+def test_a_quoted_qualifier_the_line_lacks_abstains(tmp_path) -> None:  # noqa: ANN001
+    # the share count row is labelled like the per-share amount it feeds; the question's
+    # "(cents per share)" names the amount, a line this table does not carry with values
+    df = pd.DataFrame([["Basic earnings per share", "1,305.7", "1,300.5"],
+                       ["Direct energy consumption (MWh)", "19,144", "12,852"]],
+                      columns=["item", "2019", "2018"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="eps")
+        assert tableqa.resolve("What is basic earnings per share (cents per share) for 2019?",
+                               k.store.con) is None
+        r = tableqa.resolve("What was the direct energy consumption (MWh) in 2019?",
+                            k.store.con)
+        assert r is not None and r.answer == 19144.0
