@@ -23,8 +23,15 @@ reads such a table:
   scale, whatever the caption says; else the scale ingestion recorded from the cell, its
   header or the table's caption ("(in thousands)").
 
+- the layout (`tableqa_layout.py`): a label repeated under two sections is read in the section
+  whose subtotal ("Total cost of revenue") the question names; a variance or "% of total"
+  column beside the periods is a measure of its own, and a column under a group header belongs
+  to that group; of a year's opening and closing columns, the year means its close.
+
 A question that asks two operations at once, names more than its line item and period
-explain, or reads as a share above 100% is not guessed at: the resolver returns None.
+explain, reads as a share above 100%, or leaves a reading open — which of two rows or two
+columns of one year, the size or the signed value of an average of costs shown in brackets, a
+share of a negative part — is not guessed at: the resolver returns None.
 
 It returns requirements, verdicts, committed facts and derivations in the engine's own types,
 so drafting, the ReverseVerifier, the decision and the audit record are exactly those of every
@@ -37,6 +44,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer.catalog import view_key
 from hyrag.answer.commitment import CommitmentStore, Fact
@@ -174,7 +182,12 @@ def _rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]
             continue
         exact = 1.0 if _phrase(lab) and f" {_phrase(lab)} " in f" {_phrase(low)} " else 0.0
         out.append((exact + cover + 0.1 * len(hit), lab))
-    out.sort(key=lambda x: (-x[0], len(x[1])))
+    # a label whose words another fully named label contains ("Other income" inside "Total
+    # other income, net") is not the one meant when the question names the longer one
+    qw = {_stem(w) for w in _words(qtext)}
+    full = [labels[lab] for sc, lab in out if labels[lab] <= q and {
+        _stem(w) for w in _phrase(lab).split() if w not in _GLUE} <= qw]
+    out.sort(key=lambda x: (any(labels[x[1]] < f for f in full), -x[0], len(x[1])))
     return out
 
 
@@ -206,11 +219,16 @@ def _scale(c: dict) -> str:
     header states ("2019 €m", "$'000", "($ in millions)"), or one the row's own label
     declares ("Net income - (in thousands)")."""
     lab = _label(c).lower()
-    if "%" in (c["value_text"] or "") or c["unit"] == "%":
+    # a percentage *value* beside the row ("Orders / 8 %": the "% change" column melted into
+    # the label) says nothing about this cell's unit; only a percent the label or the column
+    # header names does — a "%" column first ("Rate of price inflation" under "2019 %")
+    col = _PCT_VALUE.sub(" ", c["attribute"] or "") if c["attribute"] != _label(c) else ""
+    if "%" in (c["value_text"] or "") or c["unit"] == "%" or _PCT_LABEL.search(col):
         return "percent"
     if _PER_UNIT.search(lab):
         return ""
-    if _PCT_LABEL.search(f"{lab} {c['attribute'] or ''}") or (
+    named = _PCT_VALUE.sub(" ", f"{lab} {c['attribute'] or ''}")
+    if _PCT_LABEL.search(named) or (
             _RATE.search(lab) and not re.search(r"exchange|conversion", lab)
             and abs(c["value_num"] or 0.0) < 100):
         return "percent"
@@ -228,6 +246,12 @@ _PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|aver
                        r"\bprice\b", re.I)
 _PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
 _RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
+_GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
+_TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
+_ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
+_PCT_VALUE = re.compile(r"[-−(]?\s*\d[\d,]*(?:\.\d+)?\s*\)?\s*%|\bnm\b")
 
 
 def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
@@ -266,31 +290,72 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         y = _year(c)
         if y is not None:
             by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
-        attrs.setdefault(_label(c), set()).add(
-            "" if c.get("header_period") else c["attribute"] or "")
+        attrs.setdefault(_label(c), set()).add(layout.measure(c))
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
+
+    explained: set[str] = set()  # words of a section heading a picked row was read under
+    groups_used: set[str] = set()  # the measure (column group) of every committed cell
+    cell_words: set[str] = set()  # the words of the committed cells' columns and units
+
+    def measure_words(label: str) -> set[str]:
+        return {w for m in attrs.get(label, ()) for w in m.split()} - _content(label)
+
+    def group(c: dict, label: str, core: bool = False) -> str:
+        # the measure a column belongs to: its own, else that of the nearest measure column to
+        # its left in the row — a group header ("Net additions (losses)") spans the columns
+        # after it ("Aug 31, 2019 | Aug 31, 2018 (1)") but only the first carries its words
+        if layout.measure(c):
+            return layout.measure(c, core)
+        left = [x for ys in by_label.get(label, {}).values() for x in ys
+                if layout.row(x) == layout.row(c) and layout.measure(x)
+                and layout.col(x) < layout.col(c)]
+        return layout.measure(max(left, key=layout.col), core) if left else ""
 
     def pick(label: str, year: int) -> dict | None:
         cs = by_label.get(label, {}).get(year, [])
         if len(attrs.get(label, ())) > 1:
-            # an entity x column table (not a line item per row): the question must name the
-            # column, and every word it uses must be explained by the row and the column — a
-            # word left over ("revenue by customer") is a measure the table does not hold
-            named = [c for c in cs if _content(c["attribute"] or "") and
-                     _content(c["attribute"] or "") <= q]
-            cs = [c for c in named if not (q - _content(label) - _content(c["attribute"] or "")
-                                           - _OPWORDS)]
-            if len(cs) > 1:
+            # an entity x column table (not a line item per row): a measure column counts
+            # when the question names it, and every word it uses must be explained by the row
+            # and the column — a word left over ("revenue by customer") is a measure the table
+            # does not hold; a question naming no measure reads the plain period columns
+            core = {id(c): set(group(c, label, core=True).split()) for c in cs}
+            named = [c for c in cs if core[id(c)] and core[id(c)] <= q and not (
+                q - _content(label) - set(group(c, label).split()) - _OPWORDS)]
+            if len(named) > 1:
                 return None
+            if named:
+                cs = named
+            elif q & measure_words(label):
+                return None  # it names a measure's words, but not one measure
+            else:  # no measure named: the columns under no measure, else one measure's
+                free = [c for c in cs if not group(c, label)]
+                cs = free or (cs if len({group(c, label) for c in cs}) == 1 else [])
         if len(cs) == 1:
             return cs[0]
         if not cs:
             return None
+        if len({layout.row(c) for c in cs}) > 1:
+            # the label names two rows (a "Client services" line under "Revenue:" and another
+            # under "Cost of revenue:"): the section the question names decides, else abstain
+            cs = layout.by_section(cs, q - _content(label) - _OPWORDS, cells, explained)
+            if not cs:
+                return None
         # several columns of one year (e.g. "Net Sales" and "% of Total"): prefer the one whose
         # own words the question uses, else an amount over a percentage
-        best = sorted(cs, key=lambda c: (-len(_content(c["time_key"] + " " + c["text"]) & q),
-                                         ("%" in (c["value_text"] or "")) != want_pct,
-                                         c["claim_id"]))
+        def key(c: dict) -> tuple:
+            return (-len(_content(c["time_key"] + " " + c["text"]) & q),
+                    ("%" in (c["value_text"] or "")) != want_pct)
+
+        best = sorted(cs, key=lambda c: (*key(c), c["claim_id"]))
+        tied = [c for c in best if key(c) == key(best[0])]
+        if len(tied) > 1 and len({c["value_num"] for c in tied}) > 1:
+            # two columns of one year: dated ones ("January 1, 2018", "December 31, 2018") are
+            # that year's opening and closing, and the year itself means its close; undated
+            # ones ("FY18*", "FY18**": two bases) nothing in the question tells apart
+            if all(_ISO.fullmatch(c["time_key"] or "") for c in tied) and not _MONTH.search(
+                    question):
+                return max(tied, key=lambda c: c["time_key"])
+            return None
         return best[0]
 
     match = {lab: min(sc / 2.0, 1.0) for sc, lab in ranked[:2]}  # exact + cover, over 2
@@ -312,6 +377,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             score=match.get(label, 0.5), warrant_query=f"row label {label!r} period {y}",
             confidence=float(c["conf_base"] or 0.0))
         store.commit(fact)
+        groups_used.add(group(c, label))
+        cell_words.update(_content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
         return Operand(c["claim_id"], float(c["value_num"]), f"{label} {y}".strip(),
@@ -319,10 +386,16 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def done(derivs: list[Derivation], answer: object, scale: str,
              name: str) -> Resolved | None:
-        used = set().union(*(_content(r.entity or "") for r in reqs)) if reqs else set()
+        used = set().union(explained, *(_content(r.entity or "") for r in reqs))
         residue = len(q - used - _OPWORDS)
         if residue > MAX_RESIDUE:
             return None  # the question says more than the line item and period explain
+        if len(groups_used) > 1:
+            return None  # the cells came from two measures' columns: not one line's figures
+        words = used | cell_words
+        for note in re.findall(r"\(([^)]*)\)", question):
+            if _content(note) - layout.PERIOD_WORDS - words:
+                return None  # it quotes a qualifier ("(cents per share)") this line lacks
         return Resolved(reqs, verdicts, store, derivs, name, answer, scale,
                         min(match.get(r.entity or "", 0.5) for r in reqs) if reqs else 0.0,
                         residue)
@@ -352,6 +425,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:
             return None
+        quoted = [_content(lab) for sc, lab in ranked if sc >= 2.0]
+        if sum(1 for w in quoted if not any(w <= v and w != v for v in quoted)) > 2:
+            return None  # three line items quoted: a sum over a total ("A and B over C")?
         a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],
                                        lambda lab: _position(question, lab))
         y = uniq_years[0] if uniq_years else _latest_common(by_label, a_lab, b_lab)
@@ -361,8 +437,12 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if ca is None or cb is None or not cb["value_num"]:
             return None
         oa, ob = commit(a_lab, ca), commit(b_lab, cb)
+        if (oa.value < 0) != (ob.value < 0):
+            return None  # a cost shown "(111)" against a positive whole: its size, or signed?
         if op == "ratio":
             r = round(oa.value / ob.value, 2)
+            if read.proportion(question) and oa.value > 0 and ob.value > 0 and r > 1:
+                return None  # a proportion above 1: the part and the whole were swapped
             d = Derivation("ratio", f"{fmt(oa.value)} / {fmt(ob.value)}", (oa, ob), r)
             return done([d], r, "", op)
         r = round(oa.value / ob.value * 100, 2)
@@ -371,6 +451,24 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         d = Derivation("ratio", f"{fmt(oa.value)} / {fmt(ob.value)} x 100", (oa, ob), r, "%")
         return done([d], r, "percent", op)
     label = best_label
+    quoted = [lab for sc, lab in ranked if sc >= 2.0]
+    quoted = [lab for lab in quoted if not any(_content(lab) < _content(o) for o in quoted)]
+    if op == "lookup" and _TOTAL.search(read.neutral(question, label)) and (
+            len(uniq_years) >= 2 or _ALL.search(question)):
+        # "the total cost for 2018 and 2017", "total X across all 3 years": the sum of the
+        # years; a "Total" the label owns ("Total operating expense in 2019 and 2018") may as
+        # well ask for both figures, and stays unanswered
+        op = "sum"
+        uniq_years = uniq_years if len(uniq_years) >= 2 else sorted(years_of, reverse=True)
+    if op == "sum" and len(uniq_years) == 1 and len(quoted) == 2 and len(ranked) >= 2:
+        # "the sum of A and B in 2019": two line items the question quotes, one year
+        cs2 = [pick(lab, uniq_years[0]) for lab in quoted]
+        if any(c is None for c in cs2) or _scale(cs2[0]) != _scale(cs2[1]):  # type: ignore[arg-type]
+            return None
+        ops2 = [commit(lab, c) for lab, c in zip(quoted, cs2, strict=True)]  # type: ignore[arg-type]
+        r = round(math.fsum(o.value for o in ops2), 2)
+        return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops2), tuple(ops2), r)],
+                    r, _scale(cs2[0]), op)  # type: ignore[arg-type]
     if op == "lookup":
         if len(uniq_years) != 1:
             return None
@@ -395,12 +493,18 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([], vals, "" if any(isinstance(v, str) for v in vals) else _scale(cs[0]),
                     op)  # type: ignore[arg-type]
     if op == "average" and len(uniq_years) == 1:
+        if not re.search(r"(?:19|20)\d{2}\s+average\b", question, re.I):
+            # "the average exchange rate in FY 2019" names the year's own average (a column
+            # or line the table may hold), not a mean this reader would compute
+            return None
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the 2019 average": opening+closing
     if op == "change_ratio" and len(uniq_years) == 1 and uniq_years[0] - 1 in years_of:
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the percentage change in 2019"
     if not uniq_years:
-        uniq_years = sorted(years_of, reverse=True)[:2] if op in ("difference",
-                                                                  "change_ratio") else []
+        # no period named: a change is the latest against the one before; "the average X"
+        # is the mean over every period the table shows for the line
+        uniq_years = (sorted(years_of, reverse=True)[:2] if op in ("difference", "change_ratio")
+                      else sorted(years_of, reverse=True) if op == "average" else [])
     if len(uniq_years) < 2:
         return None
     cs = [pick(label, y) for y in uniq_years]
@@ -408,19 +512,25 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     ops = [commit(label, c) for c in cs]  # type: ignore[arg-type]
     sc = _scale(cs[0])  # type: ignore[arg-type]
-    if op in ("average", "sum") and all(_bracketed(c) for c in cs):  # type: ignore[arg-type]
-        # a line shown in brackets throughout ("(28,237)") is a cost or outflow: "the average
-        # interest expense" asks about its size, so the mean runs on the magnitudes (a change
-        # keeps the signs: a larger outflow is a decrease)
-        ops = [Operand(o.ref, abs(o.value), o.label, o.n) for o in ops]
+    if op in ("average", "sum") and all(layout.bracketed(c) for c in cs) and \
+            layout.COST.search(label):
+        # "the average interest expense" over a line shown "(598)": its size (598), or the
+        # line as signed (-598)? A cost's label already says it is an outflow, so readers
+        # take either — abstain. Other bracketed lines ("Non-deductible items (0.9)") are
+        # averaged with their sign, as the table states them
+        return None
     if op in ("difference", "change_ratio"):
         if len(uniq_years) != 2:
             return None
         by_year = dict(zip(uniq_years, ops, strict=True))
         old, new = by_year[min(uniq_years)], by_year[max(uniq_years)]  # later minus earlier
         if op == "difference":
+            if want_pct and sc != "percent":
+                return None  # "the percentage difference in sales": a ratio, or points?
             if read.distance(question) and new.value < old.value:
                 new, old = old, new  # "the difference between" two years is a distance
+            elif read.decrease_by(question):
+                new, old = old, new  # "how much did it decrease by": the fall, earlier - later
             r = round(new.value - old.value, 2)
             return done([Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}",
                                     (new, old), r)], r, sc, op)
@@ -437,6 +547,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([Derivation("mean", f"({' + '.join(fmt(o.value) for o in ops)}) / "
                                 f"{len(ops)}", tuple(ops), r)], r, sc, op)
     if op == "sum":
+        if sc == "percent":
+            return None  # shares of different years' totals do not add up
         r = round(math.fsum(o.value for o in ops), 2)
         return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops), tuple(ops), r)],
                     r, sc, op)
@@ -465,11 +577,6 @@ def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] |
         if ok:
             out.append(y)
     return out
-
-
-def _bracketed(c: dict) -> bool:
-    """A negative amount displayed in accounting brackets, "(1,234)" or "$(1,234)"."""
-    return (c["value_num"] or 0) < 0 and bool(re.match(r"^\W*\(", c["value_text"] or ""))
 
 
 def _position(question: str, lab: str) -> int:

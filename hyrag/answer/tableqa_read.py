@@ -87,10 +87,26 @@ def distance(question: str) -> bool:
     the later minus the earlier."""
     return bool(re.search(r"\bdifferen(?:ce|t)\b", question, re.I)) and not re.search(
         r"\b(change|increase|decrease|grow|grew|growth|decline|declined|rise|rose|fell|fall)\b|"
+        r"\b(?:compared (?:to|with)|versus|vs)\b|"  # "X in 2019 as compared to X in 2017"
         rf"\bfrom\s+(?:fy\s*)?{_Y}\s+to\b", question, re.I)  # "from 2018 to 2019": a direction
 
 
-def _neutral(question: str, label: str) -> str:
+def decrease_by(question: str) -> bool:
+    """"How much did X decrease by from 2017 to 2019?" asks for the size of the fall (earlier
+    minus later), unlike "the increase / (decrease)" or "the change", which is later minus
+    earlier."""
+    return bool(re.search(r"\b(?:decrease[ds]?|declined?|fell|fall|dropp?(?:ed)?)\s+by\b",
+                          question, re.I)) and not re.search(r"\bincrease", question, re.I)
+
+
+def proportion(question: str) -> bool:
+    """"What proportion of B is A" / "A over B" asks for a fraction (0.87); only a question
+    that also says percent ("the proportion, in percentage, of ...") wants it times 100."""
+    return bool(re.search(r"\bproportion\b", question, re.I)) and not re.search(
+        r"percent|%", question, re.I)
+
+
+def neutral(question: str, label: str) -> str:
     """The question with the operation words its line item's label accounts for blanked: in
     "the change in Net change in cash" one "change" is the label's, one the operation's."""
     low = question.lower()
@@ -108,7 +124,9 @@ def _neutral(question: str, label: str) -> str:
 def operation(question: str, label: str, n_labels: int) -> str | None:
     """The operation the question asks of the line item `label`, or None when it asks for two
     at once (the change in an average, the ratio of averages) — a guess would be wrong."""
-    q = _neutral(question, label)
+    q = neutral(question, label)
+    if re.search(r"\bweighted[- ]average\b", q):
+        return None  # a weighted mean needs weights the line item does not give
     avg = bool(_AVG.search(q))
     if re.search(r"\brespective(?:ly)?\b", q):
         return "each"
@@ -119,10 +137,18 @@ def operation(question: str, label: str, n_labels: int) -> str | None:
         return "years_where"
     if _WHICH_YEAR.search(q) and (_MAX.search(q) or _MIN.search(q)):
         return "argmax" if _MAX.search(q) else "argmin"
+    if re.search(r"\babsolute percentage change\b|\bpercentage points?\b", q):
+        return None if avg else "difference"  # a change in points, not a relative change
     if CHANGE_RATIO.search(q):
         return None if avg else "change_ratio"
-    pct_of = bool(_PCT_OF.search(q)) and n_labels >= 2
-    ratio = bool(_RATIO.search(q)) and n_labels >= 2
+    if (_PCT_OF.search(q) or _RATIO.search(q)) and n_labels < 2:
+        return None  # a share or a ratio of one line item: its whole is not a row named here
+    pct_of = bool(_PCT_OF.search(q))
+    ratio = bool(_RATIO.search(q))
+    if pct_of and proportion(q):
+        pct_of, ratio = False, True  # "A as a proportion of B": a fraction, not a percent
+    elif ratio and re.search(r"\bin percent(?:age)?\b", q):
+        pct_of, ratio = True, False  # "the proportion, in percentage, of A over B"
     diff = bool(_DIFF.search(q))
     if avg:
         return None if (pct_of or ratio or diff) else "average"
@@ -166,7 +192,7 @@ def order_pair(question: str, a: str, b: str, pos) -> tuple[str, str]:  # noqa: 
     ta, tb = (bool(re.match(r"\s*total\b", x, re.I)) for x in (a, b))
     if ta != tb:
         return (b, a) if ta else (a, b)
-    if re.search(r"\bpercentage of\b.*\b(?:is|was|were|are|represented by|accounted for|"
+    if re.search(r"\b(?:percentage|proportion) of\b.*\b(?:is|was|were|are|represented by|accounted for|"
                  r"forms?|constitutes?|comes? from|came from)\b", low):
         return second, first
     return first, second

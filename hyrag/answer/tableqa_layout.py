@@ -1,0 +1,101 @@
+"""How a line-item table lays out its cells, as `tableqa.py` reads them: the row and column a
+cell came from, the section a repeated label sits in, what a column measures beside its period,
+and the accounting brackets of a cost.
+
+Split from `tableqa.py` to keep that module readable; the word helpers (`_content`, `_label`)
+stay there and are imported when called, so both modules compare the same words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+
+def by_section(cs: list[dict], words: set[str], cells: list[dict],
+               explained: set[str]) -> list[dict]:
+    """The cells of the one row, among several a label names, whose section the question
+    names. A statement's section ends in its subtotal ("Revenue: ... Total revenue", "Cost of
+    revenue: ... Total cost of revenue"), so the section of a row is the first "Total ..." line
+    below it; the question's words beyond the label pick the section they cover best ("cost
+    of revenue of client services"), and a tie or no named section returns nothing."""
+    from hyrag.answer import tableqa as tq  # the same word helpers (no cycle at import)
+
+    if not words:
+        return []
+    rows: dict[tuple[str, int], str] = {}
+    for c in cells:
+        r = row(c)
+        if isinstance(r, int):
+            rows.setdefault((c["table_name"], r), tq._label(c))
+    scored: dict[object, tuple[float, set[str]]] = {}
+    for c in cs:
+        r = row(c)
+        if not isinstance(r, int) or r in scored:
+            continue
+        below = sorted(k[1] for k in rows if k[0] == c["table_name"] and k[1] > r
+                       and re.match(r"\s*total\b", rows[k], re.I))
+        sec = tq._content(re.sub(r"(?i)^\s*total\b", "", rows[(c["table_name"], below[0])])
+                          ) if below else set()
+        scored[r] = (len(sec & words) - 0.5 * len(sec - words), sec & words)
+    ranked = sorted(scored.items(), key=lambda kv: -kv[1][0])
+    if not ranked or ranked[0][1][0] <= 0 or (
+            len(ranked) > 1 and ranked[1][1][0] == ranked[0][1][0]):
+        return []
+    explained |= ranked[0][1][1]
+    return [c for c in cs if row(c) == ranked[0][0]]
+
+
+PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month", "week",
+                "january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december", "jan", "feb", "mar", "apr",
+                "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "thousand",
+                "million", "billion", "usd", "eur", "gbp", "dollar", "u", "us", "nt", "restated",
+                "reported", "actual", "audited", "unaudited", "full"}
+
+
+def measure(c: dict, core: bool = False) -> str:
+    """What a cell's column measures beyond its period: "" for a period column ("Year Ended
+    December 31, 2019 (In millions)", "2 0 1 8", "July 27, 2019 (1)"), else its words ("% of
+    total", "variation vs", "employees"), so a table of amounts with a variance column beside
+    them is still read as a line item per row."""
+    from hyrag.answer import tableqa as tq  # the same word helpers (no cycle at import)
+
+    if c.get("header_period"):
+        return ""
+    a = c["attribute"] or ""
+    if tq._content(a) == tq._content(tq._label(c)):
+        return ""  # a melted wide table: the attribute repeats the line item
+    notes = r"\([^)]*\)" if core else r"\(\s*[\d,\s]*\)"  # core: "(losses)" left out
+    ws = {w for w in tq._content(re.sub(notes, " ", a)) if w not in PERIOD_WORDS
+          and len(w) > 1}
+    return " ".join(sorted(ws))
+
+
+def col(c: dict) -> tuple[int, str]:
+    """The source column of a cell, comparable left to right ("B" < "D" < "AA")."""
+    try:
+        cell = str(json.loads(c["locator"] or "{}").get("cell", ""))
+    except (ValueError, AttributeError):
+        return (0, "")
+    letters = re.match(r"[A-Z]*", cell).group(0)
+    return (len(letters), letters)
+
+
+def row(c: dict) -> object:
+    """The source row of a cell (its locator's "row"), so two rows one label names are told
+    apart from two columns of one row."""
+    try:
+        return json.loads(c["locator"] or "{}").get("row", c["locator"])
+    except (ValueError, AttributeError):
+        return c["locator"]
+
+
+def bracketed(c: dict) -> bool:
+    """A negative amount displayed in accounting brackets, "(1,234)" or "$(1,234)"."""
+    return (c["value_num"] or 0) < 0 and bool(re.match(r"^\W*\(", c["value_text"] or ""))
+
+
+COST = re.compile(r"\b(?:costs?|expenses?|expenditures?|loss(?:es)?|charges?|used in|"
+                  r"outflows?|allowances?|impairments?|depreciation|amortization|"
+                  r"amortisation)\b", re.I)
