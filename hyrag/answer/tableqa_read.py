@@ -142,6 +142,9 @@ def threshold(question: str) -> Threshold | None:
     """The comparison a "which years ... less than 800 million" question names."""
     m = _THRESHOLD.search(question)
     if not m:
+        sign = re.search(r"\b(negative|positive)\b", question, re.I)
+        if sign and _WHICH_YEAR.search(question):  # "in which year was X negative?": X < 0
+            return Threshold(sign.group(1).lower() == "positive", 0.0, "", False)
         return None
     cmp = m.group("cmp").lower()
     above = not cmp.startswith(("less", "lower", "below", "under", "fewer", "smaller",

@@ -52,15 +52,22 @@ _COMPONENT = re.compile(r"\b(?:components?|items?|elements?|constituents?|catego
 _CONSIST = re.compile(r"\b(?:consists? of|comprised? of|comprises?|made up of|mak(?:e|es|ing) "
                       r"up|considered|under|of)\b", re.I)
 # "which segment / in which currency / what is the component that ..." — a row, not a period
+_NOT_PART = (r"(?!(?:years?|periods?|fy|fiscal|quarters?|months?|dates?|days?|times?|is|was|"
+             r"are|were|did|does|do|has|had|the|amount|value|percentage)\b)")
 _WHICH_PART = re.compile(
-    r"^\s*(?:(?:in|for|from|of|at)\s+)?(?:(?:19|20)\d{2}\s*,\s*)?(?:which|what)\s+(?:(?:is|was)\s+"
-    r"the\s+)?(?!(?:years?|periods?|fy|fiscal|quarters?|months?|dates?|days?|times?|is|was|"
-    r"are|were|did|does|do|has|had|the|amount|value|percentage)\b)[a-z][\w-]*", re.I)
+    r"^\s*(?:(?:in|for|from|of|at)\s+)?(?:(?:19|20)\d{2}\s*,\s*)?(?:"
+    rf"which\s+(?:of the\s+)?{_NOT_PART}[a-z][\w-]*|"  # which segment / of the segments
+    rf"what\s+{_NOT_PART}[a-z][\w-]*|"  # what currency
+    rf"what\s+(?:is|was)\s+the\s+{_NOT_PART}[a-z][\w-]*\s+(?:that|which|with)\b)", re.I)
 _SUPERLATIVE = re.compile(r"\b(?:largest|highest|greatest|biggest|most|maximum|smallest|lowest|"
                           r"least|minimum)\b", re.I)
 _SUPER_MIN = re.compile(r"\b(?:smallest|lowest|least|minimum)\b", re.I)
 _ARITH = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|percentage|"
                     r"proportion|share)\b|%", re.I)
+_RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.I)
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+_GLUE = {"the", "of", "and", "in", "a", "an", "at", "as", "for", "on", "s"}
 _COUNT = re.compile(r"^\s*how many\b", re.I)
 _WHAT = re.compile(r"^\s*(?:what|which|list|name)\b", re.I)
 _BUT_NOT = re.compile(r"\b(?:in|for)\s+((?:19|20)\d{2})\s+but\s+not\s+(?:in\s+|for\s+)?"
@@ -103,6 +110,8 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return None, True
     if kind == "periods":
         return _periods(question, lines), True
+    if kind == "cells":
+        return _cells(question, lines)
     if kind == "part_extreme":
         return _part_extreme(question, lines), True
     if kind == "new_items":
@@ -123,6 +132,8 @@ def _kind(question: str) -> str | None:
         return "new_items"
     if read.threshold(question) is not None:
         return None
+    if _RESPECTIVE.search(question) and not _ARITH.search(question):
+        return "cells"
     if _WHICH_PART.search(question) and _SUPERLATIVE.search(question) and not _ARITH.search(
             question):
         return "part_extreme"
@@ -334,6 +345,63 @@ def _adds_up(block: list[Line], total: Line) -> bool:
 def _decimals(text: str | None) -> int:
     m = re.search(r"\.(\d+)", text or "")
     return len(m.group(1)) if m else 0
+
+
+def _tokens(s: str) -> list[str]:
+    """Words and numbers as a header is matched: "Less than one year" -> less, than, 1, year."""
+    ws = re.findall(r"[a-z]+|\d+(?:\.\d+)?", (s or "").lower().replace("’", "'"))
+    return [tq._stem(_NUMBER_WORDS.get(w, w)) for w in ws]  # noqa: SLF001
+
+
+def _at(seq: list[str], sub: list[str]) -> int | None:
+    """Where `sub` occurs in `seq` as a run of consecutive words, or None."""
+    n = len(sub)
+    return next((i for i in range(len(seq) - n + 1) if seq[i:i + n] == sub), None)
+
+
+def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
+    """"The respective values of A and B that are due in 1 to 3 years": the cells where the
+    rows and the columns the question names cross, in the order it names them — one row and
+    several columns, or several rows and one column. A row is named when every word of its
+    label is the question's (and every year its label states); a column when its header's
+    words and numbers stand in the question as they stand in the header ("1 to 3 years"). Anything else — two rows and two columns, a row label held by
+    two rows, an empty cell — is declined, and owned (abstained on) once a row is named; one
+    line's years are left to the line-item reader."""
+    qt = [w for w in _tokens(question) if w not in _GLUE]
+    qyears = set(read.years(question))
+    rows = [ln for ln in lines if ln.label and (own := tq._content(ln.label))  # noqa: SLF001
+            and own <= tq._content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
+    rows = [ln for ln in rows if not any(  # the more specific of two nested labels
+        tq._content(ln.label) < tq._content(o.label) for o in rows)]  # noqa: SLF001
+    if not rows:
+        return None, False
+    if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
+        return None, True  # a label two rows hold, or rows of two tables
+    named = {w for ln in rows for w in _tokens(ln.label)}  # a word naming a row names no column
+    pos = {k: _at(qt, h) for k in rows[0].by_col
+           if (h := [w for w in _tokens(k) if w not in _GLUE]) and not set(h) <= named}
+    cols = [k for k, i in pos.items() if i is not None]
+    if not cols or len(rows) == 1 and all(read.years(k) for k in cols):
+        return None, False  # no column named, or one line's years: tableqa's "each"
+    if not cols or len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
+        return None, True
+    if len(rows) > 1:
+        order = sorted(rows, key=lambda ln: tq._position(question, ln.label))  # noqa: SLF001
+        cs = [ln.by_col.get(cols[0]) for ln in order]
+    else:
+        cs = [rows[0].by_col.get(k) for k in sorted(cols, key=lambda k: pos[k] or 0)]
+    if any(c is None for c in cs):
+        return None, True  # an empty cell: no figure to give
+    b = _Builder()
+    refs = [b.commit(c, "respective cell") for c in cs]  # type: ignore[arg-type]
+    pct = any("%" in (c["value_text"] or "") for c in cs)  # type: ignore[index]
+    vals = [c["value_text"].strip() if pct else c["value_num"] for c in cs]  # type: ignore[index]
+    sent = "Respectively: " + ", ".join(
+        f"{c['value_text'].strip()} [{r}]" for c, r in zip(cs, refs, strict=True)) + "."  # type: ignore[index]
+    res = b.done("cells", vals, sent)
+    from dataclasses import replace
+
+    return replace(res, scale="" if pct else tq._scale(cs[0])), True  # type: ignore[arg-type]  # noqa: SLF001
 
 
 def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202

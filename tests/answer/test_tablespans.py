@@ -150,3 +150,57 @@ def test_thresholds_read_without_a_space_and_below_zero(kb) -> None:  # noqa: AN
     r = tableqa.resolve("From 2017 to 2019, how many of the years was marketing more than "
                         "85 thousand?", kb.store.con)
     assert (r.operation, r.answer) == ("count_years", 2.0)
+
+
+OBLIGATIONS = [
+    ["Operating lease obligations", "16,164", "19,812", "6,551", "48,410"],
+    ["Financing obligations", "2,956", "5,912", "—", "8,868"],
+    ["Purchase obligations", "55,755", "16,220", "7,595", "79,570"],
+    ["Total", "74,875", "41,944", "14,146", "136,848"],
+]
+
+
+@pytest.fixture(scope="module")
+def obligations(tmp_path_factory: pytest.TempPathFactory):
+    df = pd.DataFrame(OBLIGATIONS, columns=["item", "Less than 1 year", "1 to 3 years",
+                                            "3 to 5 years", "Total"])
+    df.attrs["title"] = "Contractual obligations (in thousands)"
+    k = hyrag.open(tmp_path_factory.mktemp("cells") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(df, name="obligations")
+    yield k
+    k.close()
+
+
+def test_respective_cells_rows_by_one_column(obligations) -> None:  # noqa: ANN001
+    op, vals = answered(obligations, "What are the respective values of operating lease and "
+                                     "financing obligations due in 1 to 3 years?")
+    assert (op, vals) == ("cells", [19812.0, 5912.0])
+
+
+def test_respective_cells_one_row_by_columns_in_the_questions_order(obligations) -> None:  # noqa: ANN001
+    assert answered(obligations, "What are the respective purchase obligations due in 1 to 3 "
+                                 "years and less than one year?")[1] == [16220.0, 55755.0]
+    # "total" names the total row, not also the Total column
+    assert answered(obligations, "What are the respective values of total obligations due in "
+                                 "less than one year and 3 to 5 years?")[1] == [
+        74875.0, 14146.0]
+
+
+def test_respective_cells_with_an_empty_cell_are_abstained_on(obligations) -> None:  # noqa: ANN001
+    ans, _ = ask(obligations, "What are the respective values of operating lease and financing "
+                              "obligations due in 3 to 5 years?")
+    assert ans.decision == "abstain"
+
+
+def test_which_year_a_line_was_negative(kb) -> None:  # noqa: ANN001
+    r = tableqa.resolve("In which year was cost of sales negative?", kb.store.con)
+    assert (r.operation, sorted(r.answer)) == ("years_where", ["2017", "2018", "2019"])
+    r = tableqa.resolve("In which year was gross profit positive?", kb.store.con)
+    assert r.operation == "years_where"
+
+
+def test_a_figure_question_is_no_part_superlative() -> None:
+    assert tablespans._kind("What was the maximum exposure to credit risk in 2019?") is None  # noqa: SLF001
+    assert tablespans._kind("For 2019, what is the component that contributed the most to "  # noqa: SLF001
+                            "total revenue?") == "part_extreme"
