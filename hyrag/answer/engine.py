@@ -200,8 +200,9 @@ class AnswerEngine:
         emit("verification", verification)
         if decision == "answer" and spans_owned and tq is None:
             decision = "abstain"
-            reason = ("the question asks about the table's structure (its periods or a "
-                      "total's components) and the layout does not answer it unambiguously")
+            reason = ("the question asks about the table's structure (its periods, a total's "
+                      "components, the cells of named rows and columns) and the layout does "
+                      "not answer it unambiguously")
         elif decision == "answer" and year_q and tq is None and not any(
                 _year_like(f) for f in commitments.facts):
             decision = "abstain"

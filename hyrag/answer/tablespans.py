@@ -38,7 +38,8 @@ from hyrag.answer.warrant import Verdict
 
 _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:financial|fiscal|"
                        r"calendar|reporting)\s+)?"
-                       r"(?:years|periods|fiscal years|financial years)(?:'|’)?(?!\w)", re.I)
+                       r"(?:years|periods|fiscal years|financial years|years?\(s\))(?:'|’)?"
+                       r"(?!\w)", re.I)
 _TABLE = re.compile(r"\btable\b", re.I)
 _SHOWN = re.compile(r"\b(?:calculated|computed|recorded|reported|provided|shown|included|"
                     r"listed|presented|given|disclosed|covered|stated|available)\b", re.I)
@@ -62,6 +63,11 @@ _WHICH_PART = re.compile(
 _SUPERLATIVE = re.compile(r"\b(?:largest|highest|greatest|biggest|most|maximum|smallest|lowest|"
                           r"least|minimum)\b", re.I)
 _SUPER_MIN = re.compile(r"\b(?:smallest|lowest|least|minimum)\b", re.I)
+_COMPARE = re.compile(r"\b(?:larg|high|great|small|low|exceed|negative|positive|most|least|"
+                      r"top|bottom|than)\w*", re.I)
+# a computed quantity: "the respective percentage of revenue" still names cells
+_CALC = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|sum|total "
+                   r"of)\b", re.I)
 _ARITH = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|percentage|"
                     r"proportion|share)\b|%", re.I)
 _RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.I)
@@ -132,16 +138,16 @@ def _kind(question: str) -> str | None:
         return "new_items"
     if read.threshold(question) is not None:
         return None
-    if _RESPECTIVE.search(question) and not _ARITH.search(question):
+    if _RESPECTIVE.search(question) and not _CALC.search(question):
         return "cells"
     if _WHICH_PART.search(question) and _SUPERLATIVE.search(question) and not _ARITH.search(
             question):
         return "part_extreme"
+    if _PERIOD_Q.search(question) and (_TABLE.search(question) or _SHOWN.search(question)) \
+            and not read.years(question) and not _COMPARE.search(question):
+        return "periods"  # a change or a ratio may be the line's name; a comparison is not
     if _NOT_STRUCTURE.search(question):
         return None
-    if _PERIOD_Q.search(question) and (_TABLE.search(question) or _SHOWN.search(question)) \
-            and not read.years(question):
-        return "periods"
     if _COMPONENT.search(question) and _CONSIST.search(question):
         if _COUNT.search(question):
             return "count_components"
@@ -241,7 +247,7 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
 
 def _periods(question: str, lines: list[Line]):  # noqa: ANN202
     """The years the table, or the line the question names, holds figures for."""
-    named = _named(question, lines)
+    named = _named(question, lines) or _named(question, lines, totals=True)
     if not named:
         # no line named cleanly: "the table" itself, when there is only one to mean
         if not _TABLE.search(question) or len({ln.table for ln in lines}) != 1:

@@ -204,3 +204,10 @@ def test_a_figure_question_is_no_part_superlative() -> None:
     assert tablespans._kind("What was the maximum exposure to credit risk in 2019?") is None  # noqa: SLF001
     assert tablespans._kind("For 2019, what is the component that contributed the most to "  # noqa: SLF001
                             "total revenue?") == "part_extreme"
+
+
+def test_periods_of_a_line_named_through_its_total(kb) -> None:  # noqa: ANN001
+    assert answered(kb, "For which year(s) is staff recorded?")[1] == ["2019", "2018", "2017"]
+    # a line the knowledge base does not hold, and no "table" to fall back on: no answer
+    ans, _ = ask(kb, "In which years was goodwill calculated?")
+    assert ans.decision == "abstain"
