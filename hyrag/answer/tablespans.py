@@ -12,7 +12,11 @@ would either find nothing or answer with a number. This module reads them the sa
 - the components of a line: the rows directly above a total whose figures add up to it in
   every period the total has. The sum is the evidence an analyst checks — a layout that does
   not add up (a section header, a subtraction, an unlabelled subtotal) is not guessed at;
-- how many components, and how many line items have a figure in one year and none in another.
+- how many components, and how many line items have a figure in one year and none in another;
+- the largest or smallest part of a whole ("which segment had the largest revenue in 2018?"):
+  the parts are the rows that add up to a total, compared in the column the question names;
+- several cells at once ("the respective values of A and B due in 1 to 3 years"): where the
+  rows and the column (or the row and the columns) the question names cross, in its order.
 
 Every answer commits the cells it rests on (the total and its components, the line's cells in
 each year), so provenance, grounding and the audit record are those of every other answer. A
@@ -389,8 +393,8 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     cols = [k for k, i in pos.items() if i is not None]
     if not cols or len(rows) == 1 and all(read.years(k) for k in cols):
         return None, False  # no column named, or one line's years: tableqa's "each"
-    if not cols or len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
-        return None, True
+    if len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
+        return None, False  # not one line of cells: another reader's question
     if len(rows) > 1:
         order = sorted(rows, key=lambda ln: tq._position(question, ln.label))  # noqa: SLF001
         cs = [ln.by_col.get(cols[0]) for ln in order]
