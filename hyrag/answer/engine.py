@@ -134,11 +134,12 @@ class AnswerEngine:
 
         from hyrag.answer import tableops, tableqa, tableqa_read, tablespans
 
-        # a row-label table question the schema parser could not map (tableqa.py), else a list
-        # table's row operators (tableops.py: filters, counts, superlatives, neighbours), which
-        # replace a direct answer only where the parser lacks the operator; the subject's view
-        # a question about the table's structure (its periods, a total's components) first:
-        # declined on purpose, it is abstained on rather than answered with a figure
+        # a question about a table's structure (its periods, a total's components, several
+        # named cells: tablespans.py) first — declined on purpose, it is abstained on rather
+        # than answered with a figure; else a row-label table question the schema parser could
+        # not map (tableqa.py), else a list table's row operators (tableops.py: filters,
+        # counts, superlatives, neighbours), which replace a direct answer only where the
+        # parser lacks the operator; all through the subject's view
         tq, spans_owned = tablespans.resolve(question, reader.con)
         owned = spans_owned
         # "in which year ..." asks for a period: a figure the parser found for it is no answer,

@@ -308,11 +308,12 @@ def _block(total: Line, lines: list[Line],
     header) whose figures sum to the total in every year it has; the shortest such block."""
     if not total.by_col or not (total.label or unlabelled):
         return None
-    above = [ln for ln in lines if ln.table == total.table and ln.row < total.row]
+    above = [ln for ln in lines if ln.table == total.table and total.row - _MAX_PARTS - 1
+             <= ln.row < total.row]
     block: list[Line] = []
     want = total.row - 1
     for ln in reversed(above):
-        if ln.row != want or not ln.label:
+        if ln.row != want or not ln.label or len(block) >= _MAX_PARTS:
             break
         block.insert(0, ln)
         want -= 1
@@ -321,6 +322,9 @@ def _block(total: Line, lines: list[Line],
     return None
 
 
+_MAX_PARTS = 40  # the lines one total sums in a statement a person reads
+_MAX_LINES = 400
+_TOTAL_LABEL = re.compile(r"\s*(?:grand\s+)?(?:total|sum|overall)\b", re.I)
 _KINDS = re.compile(r"\b(?:types?|kinds?|sorts?)\b", re.I)
 
 
@@ -420,8 +424,15 @@ def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202
     whole, compared in one column (the year the question names, else the column it names);
     a table without such a total, two wholes the question could mean, a tie or a negative
     figure (a cost shown in brackets: largest by size or by sign?) are not guessed at."""
+    per_table: dict[str, int] = {}
+    for ln in lines:
+        per_table[ln.table] = per_table.get(ln.table, 0) + 1
+    # a statement's totals: a "Total ..." line or an unlabelled one, in a table a reader
+    # takes in at a glance (a long list table is the row operators' question, tableops.py)
     groups = []
     for ln in lines:
+        if per_table[ln.table] > _MAX_LINES or ln.label and not _TOTAL_LABEL.match(ln.label):
+            continue
         blk = _block(ln, lines, unlabelled=True)
         if blk is not None:
             groups.append(blk)
