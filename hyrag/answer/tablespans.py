@@ -122,8 +122,9 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return _periods(question, lines), True
     if kind == "cells":
         return _cells(question, lines)
-    if kind == "part_extreme":
-        return _part_extreme(question, lines), True
+    if kind == "part_extreme":  # declined, the schema parser's ranking may still read it
+        res = _part_extreme(question, lines)
+        return res, res is not None
     if kind == "new_items":
         return _new_items(question, lines), True
     return _components(question, lines, count=kind == "count_components"), True
@@ -132,7 +133,7 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
 def owns(question: str) -> bool:
     """Whether the question is one this module reads (the engine then does not rewrite it
     into a figure lookup: the answer to that would be an answer to another question)."""
-    return _kind(question) is not None
+    return _kind(question) not in (None, "part_extreme")
 
 
 def _kind(question: str) -> str | None:
