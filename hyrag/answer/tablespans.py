@@ -115,9 +115,9 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
     try:
         lines = _lines(con)
     except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
-        return None, True
+        lines = []
     if not lines:
-        return None, True
+        return None, owns(question)
     if kind == "periods":
         return _periods(question, lines), True
     if kind == "cells":
