@@ -47,18 +47,32 @@ class AnswerEngine:
 
         tracker = SchemaEvolutionTracker(self.kb.store, self.settings.tracker_threshold)
 
+        table_answers: dict[int, dict | None] = {}
+
         def attempt(q: str, trace: list[dict]) -> Answer:
-            return self._ask_once(q, trust, as_of, on_event=on_event, crag_trace=trace,
-                                  original=question)
+            a = self._ask_once(q, trust, as_of, on_event=on_event, crag_trace=trace,
+                               original=question)
+            table_answers[id(a)] = self.last_table_answer
+            return a
 
         def on_failure(a: Answer, rep: dict) -> None:  # the last attempt's committed facts
             for table, col, why in failing_columns(rep, self._last_facts):
                 tracker.record(table, col, why)
 
+        from hyrag.answer import tablespans
+        from hyrag.answer.tableqa_read import WHICH_YEAR
+
+        # a structure or "which year" question rewritten into a figure lookup would answer
+        # another question
+        retries = 0 if tablespans.owns(question) or WHICH_YEAR.search(question) else \
+            self.settings.crag_retries
         res = crag.run(question, attempt, lambda a: a.verification,
-                       lambda a: a.requirements, retries=self.settings.crag_retries,
+                       lambda a: a.requirements, retries=retries,
                        on_failure=on_failure)
         ans = res.answer
+        # the table reading of the answer returned (the first when no rewrite passed), not
+        # of the last attempt
+        self.last_table_answer = table_answers.get(id(ans))
         if len(res.attempts) > 1:
             from dataclasses import replace
 
@@ -119,12 +133,23 @@ class AnswerEngine:
         direct = any(v.support in ("direct", "conflicting") for v in verdicts)
         from dataclasses import replace as _replace
 
-        from hyrag.answer import tableops, tableqa
+        from hyrag.answer import tableops, tableqa, tableqa_read, tablespans
 
-        # a row-label table question the schema parser could not map (tableqa.py), else a list
-        # table's row operators (tableops.py: filters, counts, superlatives, neighbours), which
-        # replace a direct answer only where the parser lacks the operator; the subject's view
-        tq, owned = (None, False) if direct else tableqa.read_line_item(question, reader.con)
+        # a question about a table's structure (its periods, a total's components, several
+        # named cells: tablespans.py) first — declined on purpose, it is abstained on rather
+        # than answered with a figure; else a row-label table question the schema parser could
+        # not map (tableqa.py), else a list table's row operators (tableops.py: filters,
+        # counts, superlatives, neighbours), which replace a direct answer only where the
+        # parser lacks the operator; all through the subject's view
+        tq, spans_owned = tablespans.resolve(question, reader.con)
+        owned = spans_owned
+        # "in which year ..." asks for a period: a figure the parser found for it is no answer,
+        # so the line-item reader is asked even then (it reads the years' comparison)
+        year_q = bool(tableqa_read.WHICH_YEAR.search(question)) and not any(
+            f.kind == "sql" for f in commitments.facts)
+        if tq is None and not spans_owned:
+            tq, owned = (None, False) if direct and not year_q else tableqa.read_line_item(
+                question, reader.con)
         if tq is None and not owned:  # a line-item question tableqa declined stays declined
             tq = tableops.resolve(question, reader.con, parsed=parsed, direct=direct)
             if tq is not None and direct and tableqa.read_line_item(question, reader.con)[1]:
@@ -175,7 +200,17 @@ class AnswerEngine:
         verification.update(self._confidence(parsed, verdicts, commitments, verification,
                                              mode.value))
         emit("verification", verification)
-        if decision == "answer" and _asks_for_explanation(question):
+        if decision == "answer" and spans_owned and tq is None:
+            decision = "abstain"
+            reason = ("the question asks about the table's structure (its periods, a total's "
+                      "components, the cells of named rows and columns) and the layout does "
+                      "not answer it unambiguously")
+        elif decision == "answer" and year_q and tq is None and not any(
+                _year_like(f) for f in commitments.facts):
+            decision = "abstain"
+            reason = ("the question asks for a period, and the evidence holds figures for "
+                      "periods without an operation that picks one of them")
+        elif decision == "answer" and _asks_for_explanation(question) and not spans_owned:
             decision = "abstain"
             reason = ("the question asks for an explanation or a description, which the offline "
                       "engine does not compose from figures; it would need the passage itself")
@@ -464,6 +499,13 @@ _EXPLAIN = __import__("re").compile(
     r"(?:related|attributable|due) to\b|\bwhat (?:do|does|did) .{0,80}\b(?:reflect|include|"
     r"represent|mean|comprise)\b|\bwhat (?:is|are|was|were) (?:the )?(?:components?|items?|"
     r"drivers?|factors?|basis|purpose|policy|method)\b", __import__("re").I)
+
+
+def _year_like(f) -> bool:  # noqa: ANN001
+    """A committed fact that states a year (a period answer), not only a figure for one."""
+    v = f.value
+    return (v is not None and float(v).is_integer() and 1900 <= float(v) <= 2100) or bool(
+        __import__("re").fullmatch(r"\s*(?:FY\s?)?(?:19|20)\d{2}\s*", f.value_text or ""))
 
 
 def _asks_for_explanation(question: str) -> bool:

@@ -69,6 +69,10 @@ _OPWORDS = {"total", "net", "sum", "mean"}
 # passage, a sub-item, another table — and a figure read from the row would be a guess.
 MAX_RESIDUE = 2
 _YEAR = read.YEAR
+# two or more years listed side by side: "in 2019 and 2018", "for 2019, 2018 and 2017"
+_LISTED_YEARS = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:,\s*(?:and\s+)?|\s+and\s+)"
+                           r"(?:fiscal\s+)?(?:19|20)\d{2}(?!\d)", re.I)
+_SPAN_WORDS = re.compile(r"\b(?:from|between|total|sum|combined)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -284,6 +288,11 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     state["owned"] = True
     uniq_years = read.years(question)
+    if op == "lookup" and len(uniq_years) >= 2 and _LISTED_YEARS.search(question) and not \
+            _SPAN_WORDS.search(question):
+        # "X in 2019 and 2018": one value per year, as for "respectively" — but not "from
+        # 2018 and 2019" (a change) or "the total ... for 2018 and 2017" (maybe their sum)
+        op = "each"
     by_label: dict[str, dict[int, list[dict]]] = {}
     attrs: dict[str, set[str]] = {}
     for c in cells:
@@ -401,8 +410,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
                         residue)
 
     if op in ("argmax", "argmin", "years_where", "count_years"):
-        ys = [y for y in (uniq_years if len(uniq_years) >= 2 else years_of)
-              if pick(best_label, y)]
+        named = read.span(question) or uniq_years  # "from 2017 to 2019": all three years
+        ys = [y for y in (named if len(named) >= 2 else years_of) if pick(best_label, y)]
         if len(ys) < 2:
             return None
         cs = [(pick(best_label, y), y) for y in ys]

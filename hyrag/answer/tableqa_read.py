@@ -37,15 +37,16 @@ _PCT_OF = re.compile(r"\bwhat (?:is the )?(?:percentage|percent|share|proportion
                      r"\bpercentage constitution\b|\bconstitut", re.I)
 _RANGE = re.compile(rf"\b(?:from\s+|between\s+|for\s+|in\s+)?{_Y}\s*(?:to|and|through|-|–)\s*"
                     rf"{_Y}\b", re.I)
-_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:year|fy|fiscal year|period)s?\b", re.I)
+WHICH_YEAR = _WHICH_YEAR = re.compile(
+    r"\b(?:which|what) (?:of the )?(?:year|fy|fiscal year|period)s?\b", re.I)
 _MAX = re.compile(r"\b(largest|highest|larger|higher|greater|most|maximum|bigger|biggest)\b",
                   re.I)
 _MIN = re.compile(r"\b(smallest|lowest|smaller|lower|least|minimum|fewer)\b", re.I)
 # "less than 800 million", "exceed $50,000 thousand", "greater than 2.0%"
 _THRESHOLD = re.compile(
     r"\b(?P<cmp>less than|lower than|below|under|fewer than|smaller than|greater than|more than|"
-    r"higher than|larger than|above|over|exceed(?:ed|s)?|at least|at most)\s+[$€£]?\s*"
-    r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>thousands?|millions?|billions?)?",
+    r"higher than|larger than|above|over|exceed(?:ed|s)?|at least|at most)\s*[$€£]?\s*"
+    r"(?P<num>[-−]?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>thousands?|millions?|billions?)?",
     re.I)
 # words an operation may borrow from a line item's label
 _OP_WORDS = ("average", "mean", "change", "total", "growth", "ratio", "percentage", "percent",
@@ -131,7 +132,7 @@ def operation(question: str, label: str, n_labels: int) -> str | None:
     if re.search(r"\brespective(?:ly)?\b", q):
         return "each"
     th = threshold(q)
-    if th is not None and re.search(r"\bhow many (?:years|periods|times)\b", q):
+    if th is not None and re.search(r"\bhow many (?:of the )?(?:years|periods|times)\b", q):
         return "count_years"
     if th is not None and _WHICH_YEAR.search(q):
         return "years_where"
@@ -167,13 +168,16 @@ def threshold(question: str) -> Threshold | None:
     """The comparison a "which years ... less than 800 million" question names."""
     m = _THRESHOLD.search(question)
     if not m:
+        sign = re.search(r"\b(negative|positive)\b", question, re.I)
+        if sign and _WHICH_YEAR.search(question):  # "in which year was X negative?": X < 0
+            return Threshold(sign.group(1).lower() == "positive", 0.0, "", False)
         return None
     cmp = m.group("cmp").lower()
     above = not cmp.startswith(("less", "lower", "below", "under", "fewer", "smaller",
                                 "at most"))
     word = (m.group("scale") or "").lower().rstrip("s")
     scale = "percent" if m.group("pct") else word
-    return Threshold(above, float(m.group("num").replace(",", "")), scale,
+    return Threshold(above, float(m.group("num").replace(",", "").replace("−", "-")), scale,
                      cmp in ("at least", "at most"))
 
 

@@ -1,0 +1,557 @@
+"""Questions about a table's structure, answered from the layout of its cells.
+
+Some questions do not ask for a figure but for what the table *shows*: "Which years does the
+table cover?", "In which years was total equity calculated?", "What are the components of
+total revenue?", "How many items had values in 2019 but not in 2018?". An analyst answers them
+by looking at the table, not by reading one cell, and the line-item reader (`tableqa.py`)
+would either find nothing or answer with a number. This module reads them the same way:
+
+- the periods: the years the table's columns hold — for a line item the question names, the
+  years that line has a figure for; with no line item, the years of the table, but only when
+  the question says "the table" and the knowledge base has one table with periods;
+- the components of a line: the rows directly above a total whose figures add up to it in
+  every period the total has. The sum is the evidence an analyst checks — a layout that does
+  not add up (a section header, a subtraction, an unlabelled subtotal) is not guessed at;
+- how many components, and how many line items have a figure in one year and none in another;
+- the largest or smallest part of a whole ("which segment had the largest revenue in 2018?"):
+  the parts are the rows that add up to a total, compared in the column the question names;
+- several cells at once ("the respective values of A and B due in 1 to 3 years"): where the
+  rows and the column (or the row and the columns) the question names cross, in its order.
+
+Every answer commits the cells it rests on (the total and its components, the line's cells in
+each year), so provenance, grounding and the audit record are those of every other answer. A
+question recognised here but not answerable unambiguously is declined *as owned*: the engine
+then abstains rather than let a figure-reader answer a structure question with a number.
+Nothing here knows any benchmark; the same code reads a user's workbook.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+from hyrag.answer import tableqa as tq
+from hyrag.answer import tableqa_read as read
+from hyrag.answer.catalog import view_key
+from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.requirements import Requirement
+from hyrag.answer.tools import Derivation, Operand
+from hyrag.answer.warrant import Verdict
+
+_PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:financial|fiscal|"
+                       r"calendar|reporting)\s+)?"
+                       r"(?:years|periods|fiscal years|financial years|years?\(s\))(?:'|’)?"
+                       r"(?!\w)", re.I)
+_TABLE = re.compile(r"\btable\b", re.I)
+_SHOWN = re.compile(r"\b(?:calculated|computed|recorded|reported|provided|shown|included|"
+                    r"listed|presented|given|disclosed|covered|stated|available)\b", re.I)
+# words that turn "which years" into a comparison or a condition: tableqa's question
+_NOT_STRUCTURE = re.compile(
+    r"\b(?:larg|high|great|small|low|exceed|negative|positive|increas|decreas|chang|differ|"
+    r"growth|grew|rose|fell|declin|average|ratio|percent|most|least|top|bottom|than)\w*",
+    re.I)
+_COMPONENT = re.compile(r"\b(?:components?|items?|elements?|constituents?|categories|category|"
+                        r"types?|kinds?|parts?)\b", re.I)
+_CONSIST = re.compile(r"\b(?:consists? of|comprised? of|comprises?|made up of|mak(?:e|es|ing) "
+                      r"up|considered|under|of)\b", re.I)
+# "which segment / in which currency / what is the component that ..." — a row, not a period
+_NOT_PART = (r"(?!(?:years?|periods?|fy|fiscal|quarters?|months?|dates?|days?|times?|is|was|"
+             r"are|were|did|does|do|has|had|the|amount|value|percentage)\b)")
+_WHICH_PART = re.compile(
+    r"^\s*(?:(?:in|for|from|of|at)\s+)?(?:(?:19|20)\d{2}\s*,\s*)?(?:"
+    rf"which\s+(?:of the\s+)?{_NOT_PART}[a-z][\w-]*|"  # which segment / of the segments
+    rf"what\s+{_NOT_PART}[a-z][\w-]*|"  # what currency
+    rf"what\s+(?:is|was)\s+the\s+{_NOT_PART}[a-z][\w-]*\s+(?:that|which|with)\b)", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:largest|highest|greatest|biggest|most|maximum|smallest|lowest|"
+                          r"least|minimum)\b", re.I)
+_SUPER_MIN = re.compile(r"\b(?:smallest|lowest|least|minimum)\b", re.I)
+_COMPARE = re.compile(r"\b(?:larg|high|great|small|low|exceed|negative|positive|most|least|"
+                      r"top|bottom|than)\w*", re.I)
+# a computed quantity: "the respective percentage of revenue" still names cells
+_CALC = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|sum|total "
+                   r"of)\b", re.I)
+_ARITH = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|percentage|"
+                    r"proportion|share)\b|%", re.I)
+_RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.I)
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+_GLUE = {"the", "of", "and", "in", "a", "an", "at", "as", "for", "on", "s"}
+_COUNT = re.compile(r"^\s*how many\b", re.I)
+_WHAT = re.compile(r"^\s*(?:what|which|list|name)\b", re.I)
+_BUT_NOT = re.compile(r"\b(?:in|for)\s+((?:19|20)\d{2})\s+but\s+not\s+(?:in\s+|for\s+)?"
+                      r"((?:19|20)\d{2})\b", re.I)
+# the question's own structure words: they say what is asked, not which line it is about
+_STRUCT_WORDS = {"table", "provide", "provided", "information", "calculated", "computed",
+                 "recorded", "reported", "shown", "show", "included", "include", "listed",
+                 "presented", "given", "disclosed", "covered", "stated", "available", "period",
+                 "financial", "fiscal", "component", "item", "element", "constituent",
+                 "category", "categorie", "type", "kind", "part", "consist", "comprise",
+                 "comprised", "made", "make", "making", "up", "considered", "calculating",
+                 "under", "list", "name", "value", "values", "figure", "figures", "data",
+                 "line", "major", "main", "different", "various"}
+
+
+@dataclass
+class Line:
+    """One row of a table as the reader sees it: its label and its figures by year."""
+
+    table: str
+    row: int
+    label: str
+    by_year: dict[int, dict] = field(default_factory=dict)
+    col_order: dict[int, int] = field(default_factory=dict)  # year -> column position
+    by_col: dict[str, dict] = field(default_factory=dict)  # every figure, by its column
+    col_pos: dict[str, int] = field(default_factory=dict)
+
+
+def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
+    """(the answer as a `TableResolved`, or None; whether the question is a structure question
+    at all). A structure question declined on purpose stays declined (the engine abstains)."""
+    kind = _kind(question)
+    if kind is None:
+        return None, False
+    try:
+        lines = _lines(con)
+    except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
+        lines = []
+    if not lines:
+        return None, owns(question)
+    if kind == "periods":
+        return _periods(question, lines), True
+    if kind == "cells":
+        return _cells(question, lines)
+    if kind == "part_extreme":  # declined, the schema parser's ranking may still read it
+        res = _part_extreme(question, lines)
+        return res, res is not None
+    if kind == "new_items":
+        return _new_items(question, lines), True
+    return _components(question, lines, count=kind == "count_components"), True
+
+
+def owns(question: str) -> bool:
+    """Whether the question is one this module reads (the engine then does not rewrite it
+    into a figure lookup: the answer to that would be an answer to another question)."""
+    return _kind(question) not in (None, "part_extreme")
+
+
+def _kind(question: str) -> str | None:
+    """Which structure question this is, or None when it asks for a figure."""
+    if _BUT_NOT.search(question) and _COUNT.search(question) and re.search(
+            r"\b(?:items?|lines?|rows?|components?|categories)\b", question, re.I):
+        return "new_items"
+    if read.threshold(question) is not None:
+        return None
+    if _RESPECTIVE.search(question) and not _CALC.search(question):
+        return "cells"
+    if _WHICH_PART.search(question) and _SUPERLATIVE.search(question) and not _ARITH.search(
+            question):
+        return "part_extreme"
+    if _PERIOD_Q.search(question) and (_TABLE.search(question) or _SHOWN.search(question)) \
+            and not read.years(question) and not _COMPARE.search(question):
+        return "periods"  # a change or a ratio may be the line's name; a comparison is not
+    if _NOT_STRUCTURE.search(question):
+        return None
+    if _COMPONENT.search(question) and _CONSIST.search(question):
+        if _COUNT.search(question):
+            return "count_components"
+        if _WHAT.search(question) and not re.search(r"\b(?:what|which)\s+(?:is|was)\b",
+                                                   question, re.I):
+            return "components"
+    return None
+
+
+_LINES: dict[tuple, list[Line]] = {}
+
+
+def _lines(con) -> list[Line]:  # noqa: ANN001
+    """`_read_lines`, cached per database generation and reader view, as tableqa's cells."""
+    key = view_key(con)
+    if key not in _LINES:
+        while len(_LINES) >= 4:
+            _LINES.pop(next(iter(_LINES)))
+        _LINES[key] = _read_lines(con)
+    return _LINES[key]
+
+
+def _read_lines(con) -> list[Line]:  # noqa: ANN001
+    """The rows of the knowledge base's tables in file order, from their numeric cell claims
+    (the row and column each locator names): a row with no figure at all leaves a gap in the
+    row numbers. A cell's year is its period, else the one year its column header names."""
+    cur = con.cursor().execute(
+        f"SELECT {tq._COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "  # noqa: SLF001
+        "AND value_num IS NOT NULL")
+    names = [d[0] for d in cur.description]
+    subjects = tq._subjects(con)  # noqa: SLF001
+    out: dict[tuple[str, int], Line] = {}
+    for r in cur.fetchall():
+        c = dict(zip(names, r, strict=True))
+        c["table_subject"] = subjects.get(c["table_name"], "")
+        try:
+            loc = json.loads(c["locator"] or "{}")
+        except ValueError:
+            continue
+        row = loc.get("row")
+        if not isinstance(row, int):
+            continue
+        # a row whose first cell is empty (an unlabelled subtotal) has no label of its own
+        label = tq._label(c) if c["entity"] else ""  # noqa: SLF001
+        ln = out.setdefault((c["table_name"], row), Line(c["table_name"], row, label))
+        col = str(loc.get("column") or c["attribute"] or "")
+        pos = _col(str(loc.get("cell") or ""))
+        ln.by_col.setdefault(col, c)
+        ln.col_pos.setdefault(col, pos)
+        ys = set(read.years(c["time_key"] or "")) or set(read.years(c["attribute"] or ""))
+        if len(ys) != 1:
+            continue
+        y = ys.pop()
+        c["_year"] = y
+        if y not in ln.by_year:  # a second column for the year ("%" beside it): the first
+            ln.by_year[y] = c
+            ln.col_order[y] = pos
+    return sorted(out.values(), key=lambda ln: (ln.table, ln.row))
+
+
+def _col(cell: str) -> int:
+    m = re.match(r"([A-Z]+)", cell)
+    n = 0
+    for ch in m.group(1) if m else "":
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _content(question: str) -> set[str]:
+    """The question's content words that could name a line (its structure words removed)."""
+    return tq._content(question) - _STRUCT_WORDS  # noqa: SLF001
+
+
+_TOTAL_WORDS = {"total", "gross"}  # "the components of revenue" are those of "Total revenue"
+
+
+def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line] | None:
+    """The lines the question names (every line holding the best-covered label), [] when it
+    names none, None when its words name a line only partly (a guess would be wrong). For a
+    total (`totals`) every word of its label but "total" / "gross" must be the question's."""
+    q = tq._content(question)  # noqa: SLF001
+    cells = [c for ln in lines if ln.label for c in ln.by_year.values()]
+    ranked = tq._rows(cells, q | _TOTAL_WORDS if totals else q, question)  # noqa: SLF001
+    if totals:
+        ranked = [(sc, lab) for sc, lab in ranked
+                  if (own := tq._content(lab) - _TOTAL_WORDS) and own <= q]  # noqa: SLF001
+    if not ranked:
+        return []
+    best_score, best = ranked[0]
+    if len(ranked) > 1 and ranked[1][0] == best_score and ranked[1][1] != best:
+        return None  # two labels read the question equally well
+    residue = _content(question) - tq._content(best) - tq._OPWORDS  # noqa: SLF001
+    if len(residue) > tq.MAX_RESIDUE:
+        return None
+    return [ln for ln in lines if ln.label == best]
+
+
+def _periods(question: str, lines: list[Line]):  # noqa: ANN202
+    """The years the table, or the line the question names, holds figures for."""
+    named = _named(question, lines) or _named(question, lines, totals=True)
+    if not named:
+        # no line named cleanly: "the table" itself, when there is only one to mean
+        if not _TABLE.search(question) or len({ln.table for ln in lines}) != 1:
+            return None
+        named = lines
+    years: dict[int, tuple[int, dict]] = {}
+    for ln in named:
+        for y, c in ln.by_year.items():
+            years.setdefault(y, (ln.col_order.get(y, 0), c))
+    if not years:
+        return None
+    order = sorted(years, key=lambda y: (years[y][0], -y))
+    b = _Builder()
+    refs = [b.commit(years[y][1], f"period {y}") for y in order]
+    names = [str(y) for y in order]
+    what = f"{named[0].label}" if named is not lines else "The table"
+    sent = f"{what} has figures for {_join(names)} {''.join(f'[{r}]' for r in refs)}."
+    return b.done("periods", names, sent)
+
+
+def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN202
+    """The rows above a total that add up to it (every period the total has), or their count."""
+    named = _named(question, lines, totals=True)
+    if not named:
+        return None
+    found = [blk for ln in named if (blk := _block(ln, lines)) is not None]
+    if len(found) != 1:
+        return None  # none adds up, or two lines of that name do: not guessed at
+    total, block = found[0]
+    if _KINDS.search(question):
+        # a deduction ("Allowance for doubtful accounts" under receivables, opposite in sign
+        # to the total in every year) is part of the sum but not a kind of the total
+        block = [ln for ln in block if not _deduction(ln, total)]
+        if len(block) < 2:
+            return None
+    b = _Builder()
+    col = min(total.by_col, key=lambda k: total.col_pos.get(k, 0))  # the first column shown
+    refs = [b.commit(ln.by_col[col], f"component of {total.label}") for ln in block
+            if col in ln.by_col]
+    tref = b.commit(total.by_col[col], "total")
+    names = [ln.label for ln in block]
+    cites = "".join(f"[{r}]" for r in refs)
+    if count:
+        sent = (f"{total.label} [{tref}] is the sum of {len(names)} lines: {_join(names)} "
+                f"{cites}.")
+        return b.done("count_components", float(len(names)), sent, b.count(refs, names))
+    sent = f"{total.label} [{tref}] is the sum of {_join(names)} {cites}."
+    return b.done("components", names, sent)
+
+
+def _block(total: Line, lines: list[Line],
+           unlabelled: bool = False) -> tuple[Line, list[Line]] | None:
+    """The contiguous rows directly above `total` (no gap: a row without figures is a section
+    header) whose figures sum to the total in every year it has; the shortest such block."""
+    if not total.by_col or not (total.label or unlabelled):
+        return None
+    above = [ln for ln in lines if ln.table == total.table and total.row - _MAX_PARTS - 1
+             <= ln.row < total.row]
+    block: list[Line] = []
+    want = total.row - 1
+    for ln in reversed(above):
+        if ln.row != want or not ln.label or len(block) >= _MAX_PARTS:
+            break
+        block.insert(0, ln)
+        want -= 1
+        if len(block) >= 2 and _adds_up(block, total):
+            return total, block
+    return None
+
+
+_MAX_PARTS = 40  # the lines one total sums in a statement a person reads
+_MAX_LINES = 400
+_TOTAL_LABEL = re.compile(r"\s*(?:grand\s+)?(?:total|sum|overall)\b", re.I)
+_KINDS = re.compile(r"\b(?:types?|kinds?|sorts?)\b", re.I)
+
+
+def _deduction(ln: Line, total: Line) -> bool:
+    signs = [(float(c["value_num"]) < 0) != (float(total.by_year[y]["value_num"]) < 0)
+             for y, c in ln.by_year.items() if y in total.by_year and c["value_num"]
+             and total.by_year[y]["value_num"]]
+    return bool(signs) and all(signs)
+
+
+def _adds_up(block: list[Line], total: Line) -> bool:
+    """The block's figures sum to the total's in every amount column the total has a figure
+    in (a "%" column is a share or a change, which does not add up)."""
+    checked = exact = 0
+    for col, tc in total.by_col.items():
+        parts = [ln.by_col[col] for ln in block if col in ln.by_col]
+        if any("%" in (c["value_text"] or "") for c in [*parts, tc]):
+            continue
+        if not parts:
+            return False
+        # rounded figures may miss their total by one unit of the last digit shown, but not
+        # everywhere: at least one column adds up exactly
+        unit = 10.0 ** -max(_decimals(c["value_text"]) for c in [*parts, tc])
+        diff = abs(math.fsum(float(c["value_num"]) for c in parts) - float(tc["value_num"]))
+        if diff > unit * 1.000001:
+            return False
+        checked += 1
+        exact += diff < unit * 1e-6
+    return checked > 0 and exact > 0
+
+
+def _decimals(text: str | None) -> int:
+    m = re.search(r"\.(\d+)", text or "")
+    return len(m.group(1)) if m else 0
+
+
+def _tokens(s: str) -> list[str]:
+    """Words and numbers as a header is matched: "Less than one year" -> less, than, 1, year."""
+    ws = re.findall(r"[a-z]+|\d+(?:\.\d+)?", (s or "").lower().replace("’", "'"))
+    return [tq._stem(_NUMBER_WORDS.get(w, w)) for w in ws]  # noqa: SLF001
+
+
+def _at(seq: list[str], sub: list[str]) -> int | None:
+    """Where `sub` occurs in `seq` as a run of consecutive words, or None."""
+    n = len(sub)
+    return next((i for i in range(len(seq) - n + 1) if seq[i:i + n] == sub), None)
+
+
+def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
+    """"The respective values of A and B that are due in 1 to 3 years": the cells where the
+    rows and the columns the question names cross, in the order it names them — one row and
+    several columns, or several rows and one column. A row is named when every word of its
+    label is the question's (and every year its label states); a column when its header's
+    words and numbers stand in the question as they stand in the header ("1 to 3 years"). Anything else — two rows and two columns, a row label held by
+    two rows, an empty cell — is declined, and owned (abstained on) once a row is named; one
+    line's years are left to the line-item reader."""
+    qt = [w for w in _tokens(question) if w not in _GLUE]
+    qyears = set(read.years(question))
+    rows = [ln for ln in lines if ln.label and (own := tq._content(ln.label))  # noqa: SLF001
+            and own <= tq._content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
+    rows = [ln for ln in rows if not any(  # the more specific of two nested labels
+        tq._content(ln.label) < tq._content(o.label) for o in rows)]  # noqa: SLF001
+    if not rows:
+        return None, False
+    if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
+        return None, True  # a label two rows hold, or rows of two tables
+    named = {w for ln in rows for w in _tokens(ln.label)}  # a word naming a row names no column
+    pos = {k: _at(qt, h) for k in rows[0].by_col
+           if (h := [w for w in _tokens(k) if w not in _GLUE]) and not set(h) <= named}
+    cols = [k for k, i in pos.items() if i is not None]
+    if not cols or len(rows) == 1 and all(read.years(k) for k in cols):
+        return None, False  # no column named, or one line's years: tableqa's "each"
+    if len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
+        return None, False  # not one line of cells: another reader's question
+    if len(rows) > 1:
+        order = sorted(rows, key=lambda ln: tq._position(question, ln.label))  # noqa: SLF001
+        cs = [ln.by_col.get(cols[0]) for ln in order]
+    else:
+        cs = [rows[0].by_col.get(k) for k in sorted(cols, key=lambda k: pos[k] or 0)]
+    if any(c is None for c in cs):
+        return None, True  # an empty cell: no figure to give
+    b = _Builder()
+    refs = [b.commit(c, "respective cell") for c in cs]  # type: ignore[arg-type]
+    pct = any("%" in (c["value_text"] or "") for c in cs)  # type: ignore[index]
+    vals = [c["value_text"].strip() if pct else c["value_num"] for c in cs]  # type: ignore[index]
+    sent = "Respectively: " + ", ".join(
+        f"{c['value_text'].strip()} [{r}]" for c, r in zip(cs, refs, strict=True)) + "."  # type: ignore[index]
+    res = b.done("cells", vals, sent)
+    from dataclasses import replace
+
+    return replace(res, scale="" if pct else tq._scale(cs[0])), True  # type: ignore[arg-type]  # noqa: SLF001
+
+
+def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202
+    """The part of a whole with the largest (smallest) figure: "which segment had the largest
+    revenue in 2018?". The candidates are the rows that add up to a total — the parts of one
+    whole, compared in one column (the year the question names, else the column it names);
+    a table without such a total, two wholes the question could mean, a tie or a negative
+    figure (a cost shown in brackets: largest by size or by sign?) are not guessed at."""
+    per_table: dict[str, int] = {}
+    for ln in lines:
+        per_table[ln.table] = per_table.get(ln.table, 0) + 1
+    # a statement's totals: a "Total ..." line or an unlabelled one, in a table a reader
+    # takes in at a glance (a long list table is the row operators' question, tableops.py)
+    groups = []
+    for ln in lines:
+        if per_table[ln.table] > _MAX_LINES or ln.label and not _TOTAL_LABEL.match(ln.label):
+            continue
+        blk = _block(ln, lines, unlabelled=True)
+        if blk is not None:
+            groups.append(blk)
+    named = _named(question, [t for t, _ in groups if t.label], totals=True) or []
+    if named:
+        groups = [(t, blk) for t, blk in groups if t in named]
+    tables = {t.table for t, _ in groups}
+    if len(groups) != 1 or len(tables) != 1:
+        return None
+    total, block = groups[0]
+    col = _column(question, total)
+    if col is None:
+        return None
+    vals = [(float(ln.by_col[col]["value_num"]), ln) for ln in block if col in ln.by_col]
+    if len(vals) < 2 or any(v < 0 for v, _ in vals):
+        return None
+    pick = min(vals, key=lambda x: x[0]) if _SUPER_MIN.search(question) else max(
+        vals, key=lambda x: x[0])
+    if sum(1 for v, _ in vals if v == pick[0]) > 1:
+        return None
+    b = _Builder()
+    refs = [b.commit(ln.by_col[col], f"part of {total.label or 'the total'}") for _, ln in vals]
+    tref = b.commit(total.by_col[col], "the whole")
+    word = "smallest" if _SUPER_MIN.search(question) else "largest"
+    win = refs[vals.index(pick)]
+    sent = (f"Of the lines that add up to {total.label or 'the total'} [{tref}], "
+            f"{pick[1].label} is the {word} [{win}].")
+    return b.done("part_max" if word == "largest" else "part_min", pick[1].label, sent)
+
+
+def _column(question: str, total: Line) -> str | None:
+    """The column a superlative compares: the one year the question names, else the one
+    column whose header words the question uses, else the total's only column."""
+    ys = read.years(question)
+    if len(ys) > 1:
+        return None
+    if ys:
+        c = total.by_year.get(ys[0])
+        return next((k for k, v in total.by_col.items() if v is c), None) if c else None
+    q = tq._content(question)  # noqa: SLF001
+    hits = [k for k in total.by_col if (w := tq._content(k)) and w <= q]  # noqa: SLF001
+    if len(hits) == 1:
+        return hits[0]
+    return next(iter(total.by_col)) if len(total.by_col) == 1 else None
+
+
+def _new_items(question: str, lines: list[Line]):  # noqa: ANN202
+    """How many lines have a figure in one year and none in the other (both years shown)."""
+    m = _BUT_NOT.search(question)
+    if m is None:
+        return None
+    a, b_ = int(m.group(1)), int(m.group(2))
+    tables = {ln.table for ln in lines if a in ln.by_year} & {
+        ln.table for ln in lines if b_ in ln.by_year}
+    if len(tables) != 1:
+        return None
+    rows = [ln for ln in lines if ln.table in tables and ln.label and not re.match(
+        r"\s*total\b", ln.label, re.I)]
+    hits = [ln for ln in rows if a in ln.by_year and b_ not in ln.by_year]
+    if not hits:
+        return None
+    both = next((ln for ln in rows if a in ln.by_year and b_ in ln.by_year), None)
+    if both is None:
+        return None  # no line shows the other year: the table may not cover it at all
+    b = _Builder()
+    refs = [b.commit(ln.by_year[a], f"{ln.label} {a}, none in {b_}") for ln in hits]
+    shown = b.commit(both.by_year[b_], f"the table shows {b_}")
+    sent = (f"{len(hits)} lines have a figure for {a} but none for {b_} [{shown}]: "
+            f"{_join([ln.label for ln in hits])} {''.join(f'[{r}]' for r in refs)}.")
+    return b.done("count_new", float(len(hits)), sent,
+                  b.count(refs, [ln.label for ln in hits]))
+
+
+def _join(xs: list[str]) -> str:
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
+
+
+class _Builder:
+    """Commits cells as facts, one requirement each, in the engine's own types."""
+
+    def __init__(self) -> None:
+        self.store = CommitmentStore()
+        self.reqs: list[Requirement] = []
+        self.verdicts: list[Verdict] = []
+        self.n: dict[str, int] = {}
+
+    def commit(self, c: dict, why: str) -> int:
+        if c["claim_id"] in self.n:
+            return self.n[c["claim_id"]]
+        rid = f"R{len(self.reqs) + 1}"
+        label = tq._label(c)  # noqa: SLF001
+        y = c.get("_year")
+        req = Requirement(rid, label, c["attribute"] or label, period=str(y) if y else None,
+                          scope=(c["table_name"],))
+        self.store.commit(Fact(
+            claim_id=c["claim_id"], requirement=rid, source=c["file"] or c["table_name"],
+            locator=c["locator"], text=re.sub(r"^\[[^\]]*\]\s*", "", c["text"] or ""),
+            entity=label, attribute=c["attribute"] or label, value=c["value_num"],
+            value_text=c["value_text"] or "", value_base=c["value_base"], unit=c["unit"],
+            scale=c["scale"], time_key=c["time_key"], kind="cell", table=c["table_name"],
+            score=1.0, warrant_query=f"table layout: {why}",
+            confidence=float(c["conf_base"] or 0.0)))
+        self.reqs.append(req)
+        self.verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
+        self.n[c["claim_id"]] = len(self.reqs)
+        return len(self.reqs)
+
+    def count(self, refs: list[int], names: list[str]) -> Derivation:
+        """A count as a derivation over the counted cells, so the verifier re-counts it."""
+        facts = self.store.facts
+        ops = tuple(Operand(facts[r - 1].claim_id, float(facts[r - 1].value or 0.0), nm, r)
+                    for r, nm in zip(refs, names, strict=True))
+        return Derivation("count", f"count({', '.join(names)})", ops, float(len(ops)))
+
+    def done(self, operation: str, answer: object, sentence: str,  # noqa: ANN202
+             derivation: Derivation | None = None):
+        from hyrag.answer.tableops import TableResolved
+
+        return TableResolved(self.reqs, self.verdicts, self.store,
+                             [derivation] if derivation else [], operation, answer, "", 1.0, 0,
+                             sentence)
