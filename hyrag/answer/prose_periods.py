@@ -94,6 +94,17 @@ def _clause_of(text: str, pos: int) -> tuple[int, int]:
     return 0, len(text)
 
 
+def _lists(text: str, spans: list[tuple[int, int]], idx: list[int]) -> list[list[int]]:
+    """The amounts `idx` grouped into lists: neighbours joined only by "," / "and"."""
+    out: list[list[int]] = []
+    for i in idx:
+        if out and re.fullmatch(r"\s*,?\s*(?:and\s+)?", text[spans[out[-1][-1]][1]:spans[i][0]]):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
 def assign(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
     """The period of each amount (given by its character span in `text`), or None when the
     sentence does not say which period it is for."""
@@ -126,9 +137,13 @@ def assign(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
         if idx:
             for i in idx:
                 done[i] = True
-            if len(keys) == len(idx) >= 2:
-                for i, k in zip(idx, keys, strict=True):
-                    out[i] = k
+            lists = _lists(text, spans, idx)
+            if len(keys) >= 2 and all(len(li) == len(keys) for li in lists):
+                # "$2.9 billion and $2.5 billion is long-term and $118 million and $131
+                # million is current at 2019 and 2018, respectively": each list pairs alike
+                for li in lists:
+                    for i, k in zip(li, keys, strict=True):
+                        out[i] = k
                 prev = keys
         seg_start = rm.end()
     # 3. the period beside the amount, else the sentence's one period

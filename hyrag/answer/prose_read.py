@@ -55,15 +55,15 @@ _STOP = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
     "sept", "oct", "nov", "dec", "date", "dates", "total", "entity", "entitys", "corporation",
-    "number",
+    "number", "into", "onto",
 }
 _OPS = {"average", "mean", "change", "difference", "sum", "combined", "altogether", "percentage",
         "percent", "increase", "decrease", "growth", "decline", "rise", "fall", "ratio"}
 _UP = {"increas", "rose", "rise", "risen", "grew", "grow", "growth", "higher"}
 _DOWN = {"decreas", "declin", "fell", "fall", "fallen", "drop", "lower", "reduc", "down"}
 _DURATION = re.compile(r"\s+(years?|months?|weeks?|days?)\b", re.I)
-_PCT_ASKED = re.compile(r"\bpercent|\bper cent\b|%|\brates?\b|\bproportion\b|\bmargin\b", re.I)
-_PCT_OK = re.compile(r"\bownership\b|\bstake\b|\bshare of\b|\binterest in\b", re.I)
+_PCT_ASKED = re.compile(r"\bpercent|\bper cent\b|%|\brates?\b|\bproportion\b", re.I)
+_PCT_OK = re.compile(r"\bmargin\b|\bownership\b|\bstake\b|\bshare of\b|\binterest in\b", re.I)
 _COUNT_ASKED = re.compile(r"\bhow many\b", re.I)
 # a second value reads "about equally well" when its score is at least this share of the best
 _TIE = 0.8
@@ -136,7 +136,7 @@ def tokens(text: str) -> list[tuple[int, str]]:
 
 
 _SCALE_WORDS = {"million", "millions", "billion", "billions", "thousand", "thousands", "m",
-                "bn", "k", "per", "cent"}
+                "bn", "k"}
 
 
 def _anchor(a: Amount, group: list[Amount]) -> int:
@@ -296,6 +296,69 @@ def _kind_ok(question: str, a: Amount, ratio: bool = False) -> bool:
     return True
 
 
+_BOUNDARY = re.compile(r";|\brespectively\b,?|,\s+of which\b|,\s+(?:and|while|but|whereas)\b|"
+                       r"\bwhereas\b|\bcompared (?:to|with)\b|" + r"\b(?:due to|driven by|"
+                       r"attributable to|as a result of|including|offset by)\b")
+# an amount after one of these explains or breaks down the one before it
+_COMPONENT = re.compile(r"\b(?:of which|due to|driven by|attributable to|as a result of|"
+                        r"including|offset by|consist(?:ed|s|ing)? of)\b", re.I)
+
+
+def _owners(group: list[Amount]) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """Which words of a sentence belong to which of its amount lists. Amounts joined by
+    "," / "and" form one list; the text between two lists is split at the last clause boundary
+    ("; ", "respectively,", ", of which", ", and") — before it the words describe the earlier
+    list, after it the later one; with no boundary, or before the first amount (the subject),
+    the words are shared. Returns each amount's list number and (start, end, list) zones."""
+    lists: list[int] = []
+    for k, a in enumerate(group):
+        if k and _anchor(a, group) == _anchor(group[k - 1], group):
+            lists.append(lists[-1])
+        else:
+            lists.append(lists[-1] + 1 if lists else 0)
+    zones: list[tuple[int, int, int]] = []
+    sent = group[0].sentence
+    for k in range(len(group) - 1):
+        if lists[k + 1] == lists[k]:
+            continue
+        gap_a, gap_b = group[k].end, group[k + 1].start
+        cut = [m.end() for m in _BOUNDARY.finditer(sent[gap_a:gap_b])]
+        if cut:
+            zones.append((gap_a, gap_a + cut[-1], lists[k]))
+            zones.append((gap_a + cut[-1], gap_b, lists[k + 1]))
+    zones.append((group[-1].end, len(sent), lists[-1]))
+    return lists, zones
+
+
+def _elsewhere(words: list[str], toks: list[tuple[int, str]], own: int,
+               zones: list[tuple[int, int, int]]) -> bool:
+    """Whether a question word occurs in the sentence only where another amount list is
+    described ("... China ... 53%; revenue from sales into Taiwan accounted for 13%": asked
+    about Taiwan, the 53% is not the answer whatever its distance)."""
+    for w in words:
+        places = [p for p, s in toks if s == w]
+        owners = {next((z for a, b, z in zones if a <= p < b), None) for p in places}
+        if places and None not in owners and own not in owners:
+            return True
+    return False
+
+
+def _component(a: Amount, group: list[Amount]) -> bool:
+    """Whether the amount breaks down or explains an earlier one of its sentence."""
+    k = group.index(a)
+    start = group[k - 1].end if k else 0
+    return k > 0 and bool(_COMPONENT.search(a.sentence[start:a.start]))
+
+
+def _named(words: list[str], toks: list[tuple[int, str]], own: int,
+           zones: list[tuple[int, int, int]]) -> bool:
+    """Whether a subject word of the question (not a direction) is among the words that
+    describe this amount list alone: a part answers only a question that names the part."""
+    mine = [(a, b) for a, b, z in zones if z == own]
+    return any(s in words and not s.startswith("+") and any(a <= p < b for a, b in mine)
+               for p, s in toks)
+
+
 def _score(words: list[str], toks: list[tuple[int, str]], a: Amount,
            anchor: int) -> float | None:
     """How well the sentence's words around the amount carry the question's words: None when a
@@ -310,7 +373,7 @@ def _score(words: list[str], toks: list[tuple[int, str]], a: Amount,
             where = [i for i, (_, s) in enumerate(toks) if s == w]
         if not where:
             return None
-        d = min(abs(i - idx_a) for i in where)
+        d = min(idx_a - i if i < idx_a else i - idx_a + 1 for i in where)
         nearest = min(nearest, d)
         total += 1.0 / (1.0 + d)
     if nearest > _NEAR_WORDS:
@@ -336,7 +399,8 @@ def find(question: str, amounts: list[list[Amount]], period: str | None, *,
     hits: list[_Hit] = []
     for group in amounts:
         toks = tokens(group[0].sentence)
-        for a in group:
+        lists, zones = _owners(group)
+        for k, a in enumerate(group):
             if not _kind_ok(question, a, ratio) or a.label or a.change != wants_change:
                 continue
             if re.sub(r"[^\d.]", "", a.text) in quoted:
@@ -347,7 +411,10 @@ def find(question: str, amounts: list[list[Amount]], period: str | None, *,
                     b.period not in (None, a.period) and b.value != a.value for b in group):
                 continue  # the sentence gives other periods' amounts: which one is unsaid
             s = _score(words, toks, a, _anchor(a, group))
-            if s is not None:
+            if s is not None and _component(a, group) and not _named(words, toks, lists[k],
+                                                                     zones):
+                continue  # "of which $9,028", "due to a $1.9 million decrease in Y": a part
+            if s is not None and not _elsewhere(words, toks, lists[k], zones):
                 hits.append(_Hit(a, s))
     months = {m.group(1)[:3].lower() for m in _MONTH.finditer(question)}
     if months:  # "granted in December 2019": a sentence naming that month comes first
@@ -400,7 +467,8 @@ _MEASURE = re.compile(
     r"asset|liabilit|payment|fee|allowance|reserve|provision|compensation|depreciation|"
     r"amorti[sz]ation|impairment|dividend|interest|rate|margin|balance|borrowing|proceeds|"
     r"investment|capital|profit|earnings|spend|fund|contribution|obligation|backlog|"
-    r"carryforward|benefit|bookings|outflow|inflow|percentage|number|total|ownership)", re.I)
+    r"carryforward|benefit|bookings|outflow|inflow|percentage|number|total|ownership|term|"
+    r"duration|life)", re.I)
 
 
 def asks_amount(question: str) -> bool:
@@ -424,16 +492,21 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, PLR0911
     ys = [str(y) for y in read.years(question)]
     ys += [m.key for m in prose_periods.period_mentions(question) if "/" in m.key]
     ys = list(dict.fromkeys(ys))
-    op = read.operation(question, "", 1)
+    # "the weighted-average term" names a measure, it does not ask for a mean
+    op = read.operation(question, "weighted average" if re.search(
+        r"weighted[- ]average", question, re.I) else "", 1)
     if op in ("argmax", "argmin", "years_where", "count_years", "ratio", "percent_of"):
         return None
     if op == "difference" and re.search(r"\bpercent(?:age)? difference\b", question, re.I):
         op = "change_ratio"
-    if op in ("difference", "change_ratio") and len(ys) <= 2:
+    directed = any(w.startswith("+") for w in _question_words(question, True))
+    if op in ("difference", "change_ratio") and len(ys) <= 2 and directed:
         # "the increase in X in 2019" / "from 2018 to 2019": a change the sentence states
         stated = _lookup(con, question, amounts, ys[-1] if ys else None, "lookup")
         if stated is not None or len(ys) < 2:
             return stated
+    if op in ("difference", "change_ratio") and len(ys) < 2:
+        return None  # "the difference between A and B": two line items, not a stated change
     if op == "lookup":
         if len(ys) > 1:
             return None
@@ -454,11 +527,15 @@ def _lookup(con, question: str, amounts: list[list[Amount]], year: str | None,  
     if not hits:
         return None
     a = hits[0].amount
-    if table_restates(con, a):
-        return None
     b = _Builder(question)
     b.commit(a, hits[0].score)
-    return b.done([], surface(a, question), "", "prose_" + op)
+    text = surface(a, question)
+    if "+change" in _question_words(question, True):
+        # "how much did X change by": the sentence's own direction is part of the answer
+        verb = re.search(r"\b(increased|decreased|declined|rose|fell|grew)\s+(?:by\s+)?$",
+                         a.sentence[max(0, a.start - 25):a.start], re.I)
+        text = f"{verb.group(1).lower()} {text}" if verb else text
+    return b.done([], text, "", "prose_" + op)
 
 
 def _each(con, question: str, amounts: list[list[Amount]], ys: list[str]) -> Resolved | None:
@@ -466,7 +543,7 @@ def _each(con, question: str, amounts: list[list[Amount]], ys: list[str]) -> Res
     vals = []
     for y in ys:
         hits = find(question, amounts, y)
-        if not hits or table_restates(con, hits[0].amount):
+        if not hits:
             return None
         b.commit(hits[0].amount, hits[0].score)
         vals.append(surface(hits[0].amount, question))
@@ -524,9 +601,10 @@ _MULT = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 def table_restates(con, a: Amount) -> bool:  # noqa: ANN001
     """Whether a table cell gives this amount more precisely ("$14.7 million" in the prose,
-    14,740 in a table "in thousands"): the figure's exact source is the table, which the
-    table readers declined to read for this question — the prose's rounding of it would
-    answer with less than the knowledge base knows, so the prose reader declines as well."""
+    14,740 in a table "in thousands"). A sum or average of the prose's rounded figures would
+    differ from the one over the table's exact figures, which the table readers declined to
+    read for this question: the prose reader does not compute from a rounded restatement
+    (a stated figure it still quotes — the sentence says exactly that)."""
     if a.percent or a.scale not in _MULT:
         return False
     m = re.search(r"\d(?:[\d,]*)(?:\.(\d+))?", a.text)
