@@ -285,6 +285,9 @@ class _Hit:
 
 
 def _kind_ok(question: str, a: Amount, ratio: bool = False) -> bool:
+    if re.search(r"\bper (?:share|unit|ordinary share)\b", question, re.I) and a.scale in (
+            "million", "billion"):
+        return False  # an amount per share is not millions
     if ratio:  # a percentage change is asked of two amounts, not of two percentages
         return not a.percent
     if _PCT_ASKED.search(question):
@@ -343,6 +346,18 @@ def _elsewhere(words: list[str], toks: list[tuple[int, str]], own: int,
     return False
 
 
+def _phrase(words: list[str], toks: list[tuple[int, str]]) -> bool:
+    """Whether two words the question writes together are written together in the sentence
+    too ("income tax expense" is not "pre-tax acquisition expenses ..., income of"): words
+    scattered over a sentence describe other things."""
+    subject = [w for w in words if not w.startswith("+")]
+    if len(subject) < 2:
+        return True
+    pairs = {frozenset(p) for p in zip(subject, subject[1:], strict=False)}
+    stems = [s for _, s in toks]
+    return any(frozenset(p) in pairs for p in zip(stems, stems[1:], strict=False))
+
+
 def _component(a: Amount, group: list[Amount]) -> bool:
     """Whether the amount breaks down or explains an earlier one of its sentence."""
     k = group.index(a)
@@ -399,6 +414,8 @@ def find(question: str, amounts: list[list[Amount]], period: str | None, *,
     hits: list[_Hit] = []
     for group in amounts:
         toks = tokens(group[0].sentence)
+        if not _phrase(words, toks):
+            continue
         lists, zones = _owners(group)
         for k, a in enumerate(group):
             if not _kind_ok(question, a, ratio) or a.label or a.change != wants_change:
@@ -502,7 +519,9 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, PLR0911
     directed = any(w.startswith("+") for w in _question_words(question, True))
     if op in ("difference", "change_ratio") and len(ys) <= 2 and directed:
         # "the increase in X in 2019" / "from 2018 to 2019": a change the sentence states
-        stated = _lookup(con, question, amounts, ys[-1] if ys else None, "lookup")
+        stated = _lookup(con, question, [g for g in amounts if all(y in g[0].sentence
+                                                                   for y in ys)],
+                         ys[-1] if ys else None, "lookup")
         if stated is not None or len(ys) < 2:
             return stated
     if op in ("difference", "change_ratio") and len(ys) < 2:
