@@ -55,7 +55,8 @@ _STOP = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
     "sept", "oct", "nov", "dec", "date", "dates", "total", "entity", "entitys", "corporation",
-    "number", "into", "onto",
+    "number", "into", "onto", "money", "due", "million", "millions", "billion", "billions",
+    "thousand", "thousands",
 }
 _OPS = {"average", "mean", "change", "difference", "sum", "combined", "altogether", "percentage",
         "percent", "increase", "decrease", "growth", "decline", "rise", "fall", "ratio"}
@@ -63,12 +64,12 @@ _UP = {"increas", "rose", "rise", "risen", "grew", "grow", "growth", "higher"}
 _DOWN = {"decreas", "declin", "fell", "fall", "fallen", "drop", "lower", "reduc", "down"}
 _DURATION = re.compile(r"\s+(years?|months?|weeks?|days?)\b", re.I)
 _PCT_ASKED = re.compile(r"\bpercent|\bper cent\b|%|\brates?\b|\bproportion\b", re.I)
-_PCT_OK = re.compile(r"\bmargin\b|\bownership\b|\bstake\b|\bshare of\b|\binterest in\b", re.I)
-_COUNT_ASKED = re.compile(r"\bhow many\b", re.I)
+_PCT_OK = re.compile(r"\bmargin\b|\bportion\b|\bownership\b|\bstake\b|\bshare of\b|\binterest in\b", re.I)
+_COUNT_ASKED = re.compile(r"\bhow many\b(?!\s+(?:thousands?|millions?|billions?)\b)", re.I)
 # a second value reads "about equally well" when its score is at least this share of the best
 _TIE = 0.8
 # the nearest question word must sit within this many words of the amount
-_NEAR_WORDS = 5
+_NEAR_WORDS = 7
 # ... and most of its words within this many words: a long sentence holds several amounts
 _WINDOW, _LOCAL = 15, 0.6
 _MONTH = re.compile(r"\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
@@ -300,8 +301,9 @@ def _kind_ok(question: str, a: Amount, ratio: bool = False) -> bool:
 
 
 _BOUNDARY = re.compile(r";|\brespectively\b,?|,\s+of which\b|,\s+(?:and|while|but|whereas)\b|"
-                       r"\bwhereas\b|\bcompared (?:to|with)\b|" + r"\b(?:due to|driven by|"
-                       r"attributable to|as a result of|including|offset by)\b")
+                       r"\bwhereas\b|\bcompared (?:to|with)\b|\sand (?:a|an|the)\b|"
+                       r"\b(?:due to|driven by|attributable to|as a result of|including|"
+                       r"offset by)\b")
 # an amount after one of these explains or breaks down the one before it
 _COMPONENT = re.compile(r"\b(?:of which|due to|driven by|attributable to|as a result of|"
                         r"including|offset by|consist(?:ed|s|ing)? of)\b", re.I)

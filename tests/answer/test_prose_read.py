@@ -30,6 +30,13 @@ PARAGRAPHS = [
     "The weighted-average remaining lease term of the office leases is approximately 6.5 years.",
     "Freight costs decreased $2.6 million from 2018 to 2019, primarily due to a $1.9 million "
     "decrease in fuel surcharges.",
+    "Amortization expense was $8,410 and $7,950 for the years ended December 31, 2019 and 2018, "
+    "respectively, of which $2,115 and $1,870, respectively, related to acquired customer "
+    "lists.",
+    "Fiscal 2019 includes pre-tax restructuring expenses of $3.3 million, offset by income from "
+    "a regional grant.",
+    "The price per share of Northwind at 31 December 2019 was 412p, valuing our holding at £5.6 "
+    "million.",
 ]
 
 
@@ -82,6 +89,12 @@ def test_a_stated_change_answers_a_change_question(kb) -> None:  # noqa: ANN001
         "$2.6 million", "")
 
 
+def test_a_part_answers_only_a_question_naming_it(kb) -> None:  # noqa: ANN001
+    assert read(kb, "What was the amortization expense in 2019?") == ("$8,410", "")
+    q = "What was the amortization expense related to acquired customer lists in 2018?"
+    assert read(kb, q) == ("$1,870", "")
+
+
 def test_a_duration_keeps_its_unit(kb) -> None:  # noqa: ANN001
     q = "What is the weighted-average remaining lease term of the office leases?"
     assert read(kb, q) == ("6.5 years", "")
@@ -108,6 +121,10 @@ def test_average_and_percentage_change_through_derivations(kb) -> None:  # noqa:
     "What was the depreciation expense?",  # three periods, none named
     "Why did depreciation expense increase in 2019?",  # asks for words
     "What is the percentage change in the number of Northwind stores from 2018 to 2019?",
+    "What was the income tax expense in 2019?",  # the words are scattered over the sentence
+    "What was the price per share of Northwind at 31 December 2019?",  # £5.6 million is not
+    "How much did freight costs decrease by from 2017 to 2019?",  # stated for 2018-2019 only
+    "How much did freight costs change by in 2020?",
 ])
 def test_abstains_when_the_prose_does_not_say(kb, q: str) -> None:  # noqa: ANN001
     assert read(kb, q) is None
