@@ -35,6 +35,9 @@ PARAGRAPHS = [
     "lists.",
     "Fiscal 2019 includes pre-tax restructuring expenses of $3.3 million, offset by income from "
     "a regional grant.",
+    "At December 31, 2019, the Group held a reserve of $44.2 million against its Canadian "
+    "receivables and a reserve of $12.8 million against certain of its Mexican receivables.",
+    "In 2019, $75 million of trade receivables were sold without recourse.",
     "The price per share of Northwind at 31 December 2019 was 412p, valuing our holding at £5.6 "
     "million.",
 ]
@@ -93,6 +96,18 @@ def test_a_part_answers_only_a_question_naming_it(kb) -> None:  # noqa: ANN001
     assert read(kb, "What was the amortization expense in 2019?") == ("$8,410", "")
     q = "What was the amortization expense related to acquired customer lists in 2018?"
     assert read(kb, q) == ("$1,870", "")
+
+
+def test_a_word_only_another_amount_carries_rules_out_the_nearer_one(kb) -> None:  # noqa: ANN001
+    q = "What was the reserve against Canadian receivables at December 31, 2019?"
+    assert read(kb, q) == ("$44.2 million", "")
+    q = "What was the reserve against certain of its Mexican receivables at December 31, 2019?"
+    assert read(kb, q) == ("$12.8 million", "")
+
+
+def test_how_many_million_asks_for_an_amount(kb) -> None:  # noqa: ANN001
+    q = "How many million of trade receivables were sold without recourse in 2019?"
+    assert read(kb, q) == ("$75 million", "")
 
 
 def test_a_duration_keeps_its_unit(kb) -> None:  # noqa: ANN001
