@@ -13,7 +13,8 @@ analyst does:
   lacks is a subject the sentence may not be about, so it is not guessed at;
 - the period: each amount's own period (`prose_periods.py`: "respectively" lists, bracketed
   comparatives, the period next to the amount) must be the one the question names; a question
-  that names none takes the sentence's amount only when no other period's amount competes;
+  that names none is not dated by the reader (the engine asks to clarify such a table
+  question too);
 - the kind: a question about a percentage takes a percentage, "how many" a count, anything
   else an amount that is not a percentage;
 - among the amounts left, the one whose sentence words sit nearest the question's words; two
@@ -519,7 +520,7 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, PLR0911
     if op == "difference" and re.search(r"\bpercent(?:age)? difference\b", question, re.I):
         op = "change_ratio"
     directed = any(w.startswith("+") for w in _question_words(question, True))
-    if op in ("difference", "change_ratio") and len(ys) <= 2 and directed:
+    if op in ("difference", "change_ratio") and 1 <= len(ys) <= 2 and directed:
         # "the increase in X in 2019" / "from 2018 to 2019": a change the sentence states
         stated = _lookup(con, question, [g for g in amounts if all(y in g[0].sentence
                                                                    for y in ys)],
@@ -529,9 +530,11 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, PLR0911
     if op in ("difference", "change_ratio") and len(ys) < 2:
         return None  # "the difference between A and B": two line items, not a stated change
     if op == "lookup":
-        if len(ys) > 1:
+        if len(ys) != 1:
+            # no period named: as the engine asks to clarify a table question without one,
+            # the reader does not pick an amount the question does not date
             return None
-        return _lookup(con, question, amounts, ys[0] if ys else None, op)
+        return _lookup(con, question, amounts, ys[0], op)
     full = read.span(question)
     if full and op in ("average", "sum", "each"):
         ys = [str(y) for y in full]

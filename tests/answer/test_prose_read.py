@@ -27,7 +27,9 @@ PARAGRAPHS = [
     "The Company adopted ASC 842 effective January 1, 2019.",
     "Warranty reserves were $3.0 million at the end of 2019.",
     "After the reclassification, warranty reserves were $3.4 million at the end of 2019.",
-    "The weighted-average remaining lease term of the office leases is approximately 6.5 years.",
+    "At December 31, 2019, the weighted-average remaining lease term of the office leases is "
+    "approximately 6.5 years.",
+    "The standard rate of corporation tax in the United Kingdom is 19.0%.",
     "Freight costs decreased $2.6 million from 2018 to 2019, primarily due to a $1.9 million "
     "decrease in fuel surcharges.",
     "Amortization expense was $8,410 and $7,950 for the years ended December 31, 2019 and 2018, "
@@ -111,7 +113,7 @@ def test_how_many_million_asks_for_an_amount(kb) -> None:  # noqa: ANN001
 
 
 def test_a_duration_keeps_its_unit(kb) -> None:  # noqa: ANN001
-    q = "What is the weighted-average remaining lease term of the office leases?"
+    q = "What was the weighted-average remaining lease term of the office leases in 2019?"
     assert read(kb, q) == ("6.5 years", "")
 
 
@@ -140,6 +142,9 @@ def test_average_and_percentage_change_through_derivations(kb) -> None:  # noqa:
     "What was the price per share of Northwind at 31 December 2019?",  # £5.6 million is not
     "How much did freight costs decrease by from 2017 to 2019?",  # stated for 2018-2019 only
     "How much did freight costs change by in 2020?",
+    # no period named: the engine asks to clarify; the prose reader does not date it itself
+    "What was the standard rate of corporation tax in the United Kingdom?",
+    "What was the increase in cash provided by operating activities?",
 ])
 def test_abstains_when_the_prose_does_not_say(kb, q: str) -> None:  # noqa: ANN001
     assert read(kb, q) is None
