@@ -34,7 +34,7 @@ _FY2 = re.compile(r"\b(?:FY|F)\s?'?(\d{2})\b(?![\d,.%])")
 _CLAUSE = re.compile(r";|:\s|,\s+(?:and|while|but|whereas|compared|as compared)\b|"
                      r"\s+(?:while|whereas|compared (?:to|with)|as compared)\b")
 # how far (in characters) a period may sit from the amount it qualifies
-_NEAR = 70
+_NEAR = 90
 
 
 @dataclass(frozen=True)
@@ -105,9 +105,13 @@ def _lists(text: str, spans: list[tuple[int, int]], idx: list[int]) -> list[list
     return out
 
 
-def assign(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
+def assign(text: str, spans: list[tuple[int, int]],
+           kinds: list[str] | None = None) -> list[str | None]:
     """The period of each amount (given by its character span in `text`), or None when the
-    sentence does not say which period it is for."""
+    sentence does not say which period it is for. `kinds` ("%", "amount") lets an aside of
+    another kind sit between an amount and its period: "$53 million of debentures, or 0.21%
+    of plan assets, at December 31, 2019"."""
+    kinds = kinds or [""] * len(spans)
     mentions = period_mentions(text)
     brackets = _brackets(text)
     # a period mention that is part of an amount's own span ("FY19 revenue" aside) is not one
@@ -152,7 +156,8 @@ def assign(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
         if done[i]:
             continue
         ca, cb = _clause_of(text, a)
-        nxt = min([s[0] for s in spans if s[0] > a] + [cb])
+        nxt = min([s[0] for s, k in zip(spans, kinds, strict=True) if s[0] > a
+                   and k == kinds[i]] + [cb])
         after = [m for m in outside if b <= m.start < min(nxt, b + _NEAR)]
         if after:
             out[i] = after[0].key

@@ -216,7 +216,9 @@ def _read(con) -> list[list[Amount]]:  # noqa: ANN001
         order = sorted(range(len(spans)), key=lambda i: spans[i][0])
         spans = [spans[i] for i in order]
         kept = [kept[i] for i in order]
-        periods = prose_periods.assign(sent, spans)
+        kinds = ["%" if (c["scale"] == "percent" or c["unit"] == "%") else "amount"
+                 for c in kept]
+        periods = prose_periods.assign(sent, spans, kinds)
         named = bool(prose_periods.period_mentions(sent))
         changes = [_is_change(sent, spans, i) for i in range(len(spans))]
         for i in range(len(spans) - 1):
@@ -328,7 +330,8 @@ def _owners(group: list[Amount]) -> tuple[list[int], list[tuple[int, int, int]]]
         if lists[k + 1] == lists[k]:
             continue
         gap_a, gap_b = group[k].end, group[k + 1].start
-        cut = [m.end() for m in _BOUNDARY.finditer(sent[gap_a:gap_b])]
+        cut = [m.end() for m in _BOUNDARY.finditer(sent[gap_a:gap_b])] or [
+            m.end() for m in re.finditer(r"\sand\s", sent[gap_a:gap_b])]
         if cut:
             zones.append((gap_a, gap_a + cut[-1], lists[k]))
             zones.append((gap_a + cut[-1], gap_b, lists[k + 1]))

@@ -40,6 +40,13 @@ PARAGRAPHS = [
     "At December 31, 2019, the Group held a reserve of $44.2 million against its Canadian "
     "receivables and a reserve of $12.8 million against certain of its Mexican receivables.",
     "In 2019, $75 million of trade receivables were sold without recourse.",
+    "Plan assets included approximately $41 million of Northwind bonds, or 0.18% of total plan "
+    "assets, at December 31, 2019 and approximately $37 million of Northwind bonds, or 0.16% of "
+    "total plan assets, at December 31, 2018.",
+    "Of the $5.1 billion and $4.6 billion deferred revenue at December 31, 2019 and 2018, "
+    "respectively, $3.2 billion and $2.9 billion is reported as short-term deferred revenue and "
+    "$1.9 billion and $1.7 billion is reported as long-term deferred revenue at December 31, "
+    "2019 and 2018, respectively.",
     "The price per share of Northwind at 31 December 2019 was 412p, valuing our holding at £5.6 "
     "million.",
 ]
@@ -127,6 +134,16 @@ def test_average_and_percentage_change_through_derivations(kb) -> None:  # noqa:
                            "to 2019?", kb.store.con)
     assert r is not None and (r.answer, r.scale) == (10.94, "percent")
     assert [o.value for o in r.derivations[0].operands] == [6.4, 7.1]
+
+
+def test_an_aside_of_another_kind_does_not_hide_the_period(kb) -> None:  # noqa: ANN001
+    assert read(kb, "What is the average Northwind bonds for 2018 and 2019?") == (39.0,
+                                                                                 "million")
+
+
+def test_lists_joined_by_and_each_own_their_predicate(kb) -> None:  # noqa: ANN001
+    q = "What is the total amount reported as long-term deferred revenue in 2018 and 2019?"
+    assert read(kb, q) == (3.6, "billion")
 
 
 # -- abstentions -----------------------------------------------------------------------------
