@@ -71,6 +71,8 @@ _DOWN = {"decreas", "declin", "fell", "fall", "fallen", "drop", "lower", "reduc"
 _DURATION = re.compile(r"\s+(years?|months?|weeks?|days?)\b", re.I)
 _PCT_ASKED = re.compile(r"\bpercent|\bper cent\b|%|\brates?\b|\bproportion\b", re.I)
 _PCT_OK = re.compile(r"\bmargin\b|\bportion\b|\bownership\b|\bstake\b|\bshare of\b|\binterest in\b", re.I)
+_DURATION_ASKED = re.compile(r"\bhow long\b|\bhow many (?:years|months|weeks|days)\b|\bterm\b|"
+                             r"\bduration\b|\bperiod\b|\blife\b|\bover what\b", re.I)
 _COUNT_ASKED = re.compile(r"\bhow many\b(?!\s+(?:thousands?|millions?|billions?)\b)", re.I)
 # a second value reads "about equally well" when its score is at least this share of the best
 _TIE = 0.8
@@ -165,6 +167,9 @@ def _kind_ok(question: str, a: Amount, ratio: bool = False) -> bool:
     if re.search(r"\bper (?:share|unit|ordinary share)\b", question, re.I) and a.scale in (
             "million", "billion"):
         return False  # an amount per share is not millions
+    if _DURATION.match(" " + a.text.split(maxsplit=1)[-1]) and not _DURATION_ASKED.search(
+            question):
+        return False  # "30 days" answers "how long", not "what was the expense amount"
     if ratio:  # a percentage change is asked of two amounts, not of two percentages
         return not a.percent
     if _PCT_ASKED.search(question):

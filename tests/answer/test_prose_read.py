@@ -47,6 +47,7 @@ PARAGRAPHS = [
     "respectively, $3.2 billion and $2.9 billion is reported as short-term deferred revenue and "
     "$1.9 billion and $1.7 billion is reported as long-term deferred revenue at December 31, "
     "2019 and 2018, respectively.",
+    "In 2024, travel claims had to be filed within 45 days of the trip.",
     "The price per share of Northwind at 31 December 2019 was 412p, valuing our holding at £5.6 "
     "million.",
 ]
@@ -119,6 +120,12 @@ def test_how_many_million_asks_for_an_amount(kb) -> None:  # noqa: ANN001
     assert read(kb, q) == ("$75 million", "")
 
 
+def test_a_duration_answers_only_a_duration_question(kb) -> None:  # noqa: ANN001
+    q = "Within how many days did travel claims have to be filed in 2024?"
+    assert read(kb, q) == ("45 days", "")
+    assert read(kb, "What was the travel claims amount in 2024?") is None
+
+
 def test_a_duration_keeps_its_unit(kb) -> None:  # noqa: ANN001
     q = "What was the weighted-average remaining lease term of the office leases in 2019?"
     assert read(kb, q) == ("6.5 years", "")
@@ -178,6 +185,25 @@ def test_engine_answers_from_prose_and_verifies(kb) -> None:  # noqa: ANN001
     a = eng.ask("What was the average depreciation expense in 2018 and 2019?")
     assert a.decision == "answer", a.text
     assert a.derivations and a.derivations[0]["result"] == 6.75
+
+
+def test_prose_does_not_replace_a_direct_table_answer(tmp_path) -> None:  # noqa: ANN001
+    k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
+    try:
+        df = pd.DataFrame({"region": ["North", "South", "North", "South"],
+                           "year": [2023, 2023, 2024, 2024],
+                           "revenue": [1200.0, 900.0, 1500.0, 950.0]})
+        k.ingest(df, name="sales")
+        k.ingest_text(["North revenue was $9.9 million in 2024 under the old segment map."],
+                      source="memo")
+        q = "What was the revenue of North in 2024?"
+        assert read(k, q) == ("$9.9 million", "")  # the prose alone would answer
+        eng = AnswerEngine(k)
+        a = eng.ask(q)
+        assert a.decision == "answer"
+        assert "1,500" in a.text and "9.9" not in a.text  # the table's direct answer stands
+    finally:
+        k.close()
 
 
 # -- the periods of a sentence's amounts -----------------------------------------------------
