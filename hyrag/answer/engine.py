@@ -154,6 +154,11 @@ class AnswerEngine:
             tq = tableops.resolve(question, reader.con, parsed=parsed, direct=direct)
             if tq is not None and direct and tableqa.read_line_item(question, reader.con)[1]:
                 tq = None  # nor do the list operators override a line-item question's answer
+        # no table reader answers, and no cell or SQL result does: a sentence may state it
+        if tq is None and (not direct or all(f.kind == "text" for f in commitments.facts)):
+            from hyrag.answer import prose_read
+
+            tq = prose_read.resolve(question, reader.con)
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
             parsed = _replace(parsed, clarify=(), ranking=None)
