@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 
 from hyrag.answer.tableops import Grid, Result
 from hyrag.answer.tableops_parse import (
@@ -21,171 +20,29 @@ from hyrag.answer.tableops_parse import (
     MAXWORDS,
     MINWORDS,
     RANKWORDS,
-    STOP,
-    Condition,
     Match,
     cell_number,
-    column_mentions,
     column_numeric,
     header_tokens,
-    key_column,
-    kind_columns,
-    match_values,
-    numeric_conditions,
-    singular,
     time_columns,
-    tokens,
     year_column,
     year_of,
 )
+from hyrag.answer.tableops_read import (
+    MAX_ROWS_LISTED,
+    WH,
+    Reading,
+    answer_column,
+    direction,
+    header_after,
+    lookup_rows,
+    measure_column,
+    read,
+    select,
+    vals,
+)
 
-_WH = ("which", "what", "who", "whom", "when", "where", "whose", "name")
-_MAX_ROWS_LISTED = 10
-
-
-@dataclass
-class Reading:
-    raw: str  # the question as asked (lower case)
-    q: list[str]
-    text: str
-    matches: list[Match]
-    conds: list[Condition]
-    mentions: dict[int, float]
-    used_cols: set[int]
-    rows: list[int]  # rows every match and condition selects, in file order
-
-
-def read(question: str, g: Grid, *, exclude: Match | None = None) -> Reading:
-    q = tokens(question)
-    text = " ".join(q)
-    conds = numeric_conditions(text, q, g)
-    blocked = {k for c in conds for k in range(*c.span)}
-    matches = match_values(q, g, blocked)
-    wh = next((k for k, w in enumerate(q) if w in _WH), None)
-    if wh is not None:  # "which locomotive", "which is the first city": the rows' noun
-        lead = wh + 1
-        while lead < len(q) and q[lead] in STOP:
-            lead += 1
-        matches = [m for m in matches if m.full or m.start != lead]
-    if exclude is not None:
-        matches = [m for m in matches if m != exclude]
-    spans = blocked | {k for m in matches for k in range(m.start, m.end)}
-    mentions = column_mentions(q, g, spans)
-    used = {j for m in matches for j in m.cols} | {c.col for c in conds}
-    return Reading(question.lower(), q, text, matches, conds, mentions, used,
-                   select(g, matches, conds))
-
-
-def cond_value(g: Grid, i: int, c: Condition) -> float | None:
-    if 1000 <= c.value <= 2100 and c.col in time_columns(g):
-        return year_of(g.text[i][c.col])
-    return cell_number(g, i, c.col)
-
-
-def select(g: Grid, matches: list[Match], conds: list[Condition]) -> list[int]:
-    """Rows satisfying every condition and, per column, any of the values named in it."""
-    rows = set(g.body()) | {i for m in matches for i in m.rows}
-    by_cols: dict[tuple[int, ...], set[int]] = {}
-    for m in matches:
-        by_cols.setdefault(m.cols, set()).update(m.rows)
-    for rs in by_cols.values():
-        rows &= rs
-    for c in conds:
-        rows = {i for i in rows if c.test(cond_value(g, i, c))}
-    return sorted(rows)
-
-
-def _header_after(r: Reading, g: Grid, start: int, avoid: set[int]) -> int | None:
-    """The column a noun right after position `start` names ("which team", "what year")."""
-    for k in range(start, min(start + 5, len(r.q))):
-        w = singular(r.q[k])
-        if any(m.start <= k < m.end for m in r.matches):
-            return None
-        cands = [j for j in range(len(g.cols)) if w in header_tokens(g, j) and j not in avoid]
-        if cands:
-            return max(cands, key=lambda j: (r.mentions.get(j, 0), -j))
-        if w not in STOP or w in MAXWORDS or w in MINWORDS:
-            return None  # the noun after "largest" is what is ranked, not what is asked
-    return None
-
-
-def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) -> int | None:
-    """The column the question asks for: the header after its question word, else the kind of
-    column the question word asks for, else a column it names, else the row's key column —
-    unless `named` (a "what was ..." lookup must name what it asks for)."""
-    wh = next((k for k, w in enumerate(r.q) if w in _WH), None)
-    if wh is not None:
-        j = _header_after(r, g, wh + 1, avoid)
-        if j is not None:
-            return j
-        if named and _header_after(r, g, wh + 1, set()) in avoid:
-            return None  # "which team ... riverton hawks": it asks for the column it filters
-        w = r.q[wh]
-        nxt = r.q[wh + 1] if wh + 1 < len(r.q) else ""
-        kind = ("person" if w in ("who", "whom", "whose") else "time" if w == "when" or (
-            nxt in ("year", "season", "date")) else "place" if w == "where" else None)
-        if kind:
-            cols = [j for j in (time_columns(g) if kind == "time" else kind_columns(g, kind))
-                    if j not in avoid]
-            if cols:
-                return cols[0]
-    if "how long" in r.text:
-        cols = [j for j in kind_columns(g, "duration") if j not in avoid]
-        if cols:
-            return cols[0]
-    cands = sorted((s, -j) for j, s in r.mentions.items() if j not in avoid)
-    if cands:
-        return -cands[-1][1]
-    if named and not (wh is not None and r.q[wh] in ("who", "whom", "which", "name")):
-        return None
-    return key_column(g, avoid)
-
-
-def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:
-    """The numeric column a superlative, comparison or sum is over: one the question names
-    (the nearest after the cue word first), else the one its comparative word measures."""
-    nums = [j for j in range(len(g.cols)) if j not in avoid and column_numeric(g, j)]
-    named = [j for j in nums if j in r.mentions]
-    if named:
-        return max(named, key=lambda j: (r.mentions[j], -j))
-    for w in r.q:
-        spec = COMPARATIVES.get(w)
-        if spec and spec[0]:
-            hit = [j for j in nums if header_tokens(g, j) & spec[0]]
-            if hit:
-                return hit[0]
-    return None
-
-
-def _direction(r: Reading, g: Grid, col: int) -> str | None:
-    ws = set(r.q)
-    asc = bool(ws & MINWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "asc" for w in ws
-                                     if w not in MAXWORDS)
-    desc = bool(ws & MAXWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "desc" for w in ws)
-    if header_tokens(g, col) & RANKWORDS and ws & {"top", "best", "highest", "better"}:
-        return "asc"  # rank 1 is the top
-    if ws & {"oldest", "earliest", "older"} and col in time_columns(g):
-        return "asc"
-    if asc == desc:
-        return None
-    return "asc" if asc else "desc"
-
-
-def _vals(g: Grid, rows: list[int], col: int) -> list[str]:
-    out: list[str] = []
-    for i in rows:
-        t = g.text[i][col]
-        if t and t not in out:
-            out.append(t)
-    return out
-
-
-def _lookup(g: Grid, rows: list[int], col: int, op: str) -> Result | None:
-    vals = _vals(g, rows, col)
-    if not vals or len(vals) > _MAX_ROWS_LISTED:
-        return None
-    return Result(op, vals, [(i, col) for i in rows if g.text[i][col]][:_MAX_ROWS_LISTED])
-
+__all__ = ["OPERATORS", "Reading", "answer", "read", "select"]
 
 # -- operators --------------------------------------------------------------------------------
 _NEIGHBOUR = re.compile(
@@ -263,7 +120,7 @@ def op_either(r: Reading, g: Grid) -> Result | None:
         return None
     if more_or_less:
         return Result("compare", ["more" if va > vb else "less"], [(ia, mcol), (ib, mcol)])
-    d = _direction(r, g, mcol) or "desc"
+    d = direction(r, g, mcol) or "desc"
     win = (ia, a) if (va > vb) == (d == "desc") else (ib, b)
     col = win[1].cols[0]
     return Result("compare", [g.text[win[0]][col]], [(win[0], col), (ia, mcol), (ib, mcol)])
@@ -348,7 +205,7 @@ def op_count(r: Reading, g: Grid) -> Result | None:
     if set(r.q) & (MAXWORDS | MINWORDS) and "how many" not in r.text:
         return None  # "the least number of caps": a superlative, not a count
     k = len(r.text[:m.end()].split())
-    noun = _header_after(r, g, k, set())
+    noun = header_after(r, g, k, set())
     if noun is not None and column_numeric(g, noun) and not year_column(g, noun) \
             and noun not in {c.col for c in r.conds} and "times" not in r.q[k:k + 2]:
         if r.matches or r.conds:
@@ -401,10 +258,10 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
             r"\btop of\b|\bat the top\b|\btop (?:place|one|entry)\b", r.text):
         return None  # "at the top of the chart": the first row
     rows = r.rows if (r.matches or r.conds) else g.body()
-    wh = next((k for k, w in enumerate(r.q) if w in _WH), None)
-    asked = _header_after(r, g, wh + 1, set()) if wh is not None else None
+    wh = next((k for k, w in enumerate(r.q) if w in WH), None)
+    asked = header_after(r, g, wh + 1, set()) if wh is not None else None
     at = min(k for k, w in enumerate(r.q) if w in cue)
-    named = _header_after(r, g, at + 1, {asked} if asked is not None else set())
+    named = header_after(r, g, at + 1, {asked} if asked is not None else set())
     if named is not None and (not column_numeric(g, named) or year_column(g, named)) \
             and ws & {"most", "least", "fewest"}:
         return _mode(r, g, rows, asked if asked is not None else answer_column(
@@ -422,7 +279,7 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
             mcol = ranks[0]
     if mcol is None:
         return _mode(r, g, rows, acol) if ws & {"most", "least", "fewest"} else None
-    d = _direction(r, g, mcol)
+    d = direction(r, g, mcol)
     xs = [(i, cell_number(g, i, mcol)) for i in rows]
     xs = [(i, x) for i, x in xs if x is not None]
     if d is None or not xs:
@@ -431,9 +288,9 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
     win = [i for i, x in xs if x == best]
     if acol is None or acol == mcol or _asks_value(r, g, mcol):
         return Result("max" if d == "desc" else "min", [g.text[win[0]][mcol]], [(win[0], mcol)])
-    if len(win) > _MAX_ROWS_LISTED:
+    if len(win) > MAX_ROWS_LISTED:
         return None
-    return Result("row_max" if d == "desc" else "row_min", _vals(g, win, acol),
+    return Result("row_max" if d == "desc" else "row_min", vals(g, win, acol),
                   [(i, acol) for i in win] + [(i, mcol) for i in win])
 
 
@@ -506,7 +363,7 @@ def op_aggregate(r: Reading, g: Grid) -> Result | None:
         return None
     name = "mean" if m.group(1) in ("average", "mean") else "sum"
     k = len(r.text[:m.end()].split())
-    mcol = _header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"
+    mcol = header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"
     if mcol is None or not column_numeric(g, mcol):
         return None
     rows = r.rows if (r.matches or r.conds) else g.body()
@@ -517,14 +374,14 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
     same = re.search(r"\bsame (\w+(?: \w+)?) as\b", r.text)
     if same and r.matches:
         k = len(r.text[:same.start()].split()) + 1
-        scol = _header_after(r, g, k, set())
+        scol = header_after(r, g, k, set())
         anchor = r.matches[-1]
         if scol is None or len(anchor.rows) != 1:
             return None
         i0 = next(iter(anchor.rows))
         rows = [i for i in range(g.n_rows) if i != i0 and g.text[i][scol] == g.text[i0][scol]]
         acol = anchor.cols[0]
-        return _lookup(g, rows, acol, "same") if rows else None
+        return lookup_rows(g, rows, acol, "same") if rows else None
     if not r.matches and not r.conds:
         return None
     excl = re.search(r"\b(?:other than|besides|except|apart from|aside from)\b", r.text)
@@ -540,7 +397,7 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
     acol = answer_column(r, g, r.used_cols, named=True)
     if acol is None:
         return None
-    return _lookup(g, rows, acol, "lookup")
+    return lookup_rows(g, rows, acol, "lookup")
 
 
 OPERATORS = (op_neighbour, op_either, op_difference, op_count, op_superlative, op_first_last,

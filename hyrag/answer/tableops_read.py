@@ -1,0 +1,181 @@
+"""Reading one question against one table for the operators of `tableops_ops`.
+
+A `Reading` is what the question says about the table: the cell values it names (row
+filters), its numeric conditions, the columns it mentions and the rows all of them select.
+The helpers here choose the column a question asks for and the numeric column it ranks by;
+they are shared by every operator, so they live apart from the operators themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hyrag.answer.tableops import Grid, Result
+from hyrag.answer.tableops_parse import (
+    COMPARATIVES,
+    MAXWORDS,
+    MINWORDS,
+    RANKWORDS,
+    STOP,
+    Condition,
+    Match,
+    cell_number,
+    column_mentions,
+    column_numeric,
+    header_tokens,
+    key_column,
+    kind_columns,
+    match_values,
+    numeric_conditions,
+    singular,
+    time_columns,
+    tokens,
+    year_of,
+)
+
+WH = ("which", "what", "who", "whom", "when", "where", "whose", "name")
+MAX_ROWS_LISTED = 10
+
+
+@dataclass
+class Reading:
+    raw: str  # the question as asked (lower case)
+    q: list[str]
+    text: str
+    matches: list[Match]
+    conds: list[Condition]
+    mentions: dict[int, float]
+    used_cols: set[int]
+    rows: list[int]  # rows every match and condition selects, in file order
+
+
+def read(question: str, g: Grid, *, exclude: Match | None = None) -> Reading:
+    q = tokens(question)
+    text = " ".join(q)
+    conds = numeric_conditions(text, q, g)
+    blocked = {k for c in conds for k in range(*c.span)}
+    matches = match_values(q, g, blocked)
+    wh = next((k for k, w in enumerate(q) if w in WH), None)
+    if wh is not None:  # "which locomotive", "which is the first city": the rows' noun
+        lead = wh + 1
+        while lead < len(q) and q[lead] in STOP:
+            lead += 1
+        matches = [m for m in matches if m.full or m.start != lead]
+    if exclude is not None:
+        matches = [m for m in matches if m != exclude]
+    spans = blocked | {k for m in matches for k in range(m.start, m.end)}
+    mentions = column_mentions(q, g, spans)
+    used = {j for m in matches for j in m.cols} | {c.col for c in conds}
+    return Reading(question.lower(), q, text, matches, conds, mentions, used,
+                   select(g, matches, conds))
+
+
+def cond_value(g: Grid, i: int, c: Condition) -> float | None:
+    if 1000 <= c.value <= 2100 and c.col in time_columns(g):
+        return year_of(g.text[i][c.col])
+    return cell_number(g, i, c.col)
+
+
+def select(g: Grid, matches: list[Match], conds: list[Condition]) -> list[int]:
+    """Rows satisfying every condition and, per column, any of the values named in it."""
+    rows = set(g.body()) | {i for m in matches for i in m.rows}
+    by_cols: dict[tuple[int, ...], set[int]] = {}
+    for m in matches:
+        by_cols.setdefault(m.cols, set()).update(m.rows)
+    for rs in by_cols.values():
+        rows &= rs
+    for c in conds:
+        rows = {i for i in rows if c.test(cond_value(g, i, c))}
+    return sorted(rows)
+
+
+def header_after(r: Reading, g: Grid, start: int, avoid: set[int]) -> int | None:
+    """The column a noun right after position `start` names ("which team", "what year")."""
+    for k in range(start, min(start + 5, len(r.q))):
+        w = singular(r.q[k])
+        if any(m.start <= k < m.end for m in r.matches):
+            return None
+        cands = [j for j in range(len(g.cols)) if w in header_tokens(g, j) and j not in avoid]
+        if cands:
+            return max(cands, key=lambda j: (r.mentions.get(j, 0), -j))
+        if w not in STOP or w in MAXWORDS or w in MINWORDS:
+            return None  # the noun after "largest" is what is ranked, not what is asked
+    return None
+
+
+def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) -> int | None:
+    """The column the question asks for: the header after its question word, else the kind of
+    column the question word asks for, else a column it names, else the row's key column —
+    unless `named` (a "what was ..." lookup must name what it asks for)."""
+    wh = next((k for k, w in enumerate(r.q) if w in WH), None)
+    if wh is not None:
+        j = header_after(r, g, wh + 1, avoid)
+        if j is not None:
+            return j
+        if named and header_after(r, g, wh + 1, set()) in avoid:
+            return None  # "which team ... riverton hawks": it asks for the column it filters
+        w = r.q[wh]
+        nxt = r.q[wh + 1] if wh + 1 < len(r.q) else ""
+        kind = ("person" if w in ("who", "whom", "whose") else "time" if w == "when" or (
+            nxt in ("year", "season", "date")) else "place" if w == "where" else None)
+        if kind:
+            cols = [j for j in (time_columns(g) if kind == "time" else kind_columns(g, kind))
+                    if j not in avoid]
+            if cols:
+                return cols[0]
+    if "how long" in r.text:
+        cols = [j for j in kind_columns(g, "duration") if j not in avoid]
+        if cols:
+            return cols[0]
+    cands = sorted((s, -j) for j, s in r.mentions.items() if j not in avoid)
+    if cands:
+        return -cands[-1][1]
+    if named and not (wh is not None and r.q[wh] in ("who", "whom", "which", "name")):
+        return None
+    return key_column(g, avoid)
+
+
+def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:
+    """The numeric column a superlative, comparison or sum is over: one the question names
+    (the nearest after the cue word first), else the one its comparative word measures."""
+    nums = [j for j in range(len(g.cols)) if j not in avoid and column_numeric(g, j)]
+    named = [j for j in nums if j in r.mentions]
+    if named:
+        return max(named, key=lambda j: (r.mentions[j], -j))
+    for w in r.q:
+        spec = COMPARATIVES.get(w)
+        if spec and spec[0]:
+            hit = [j for j in nums if header_tokens(g, j) & spec[0]]
+            if hit:
+                return hit[0]
+    return None
+
+
+def direction(r: Reading, g: Grid, col: int) -> str | None:
+    ws = set(r.q)
+    asc = bool(ws & MINWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "asc" for w in ws
+                                     if w not in MAXWORDS)
+    desc = bool(ws & MAXWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "desc" for w in ws)
+    if header_tokens(g, col) & RANKWORDS and ws & {"top", "best", "highest", "better"}:
+        return "asc"  # rank 1 is the top
+    if ws & {"oldest", "earliest", "older"} and col in time_columns(g):
+        return "asc"
+    if asc == desc:
+        return None
+    return "asc" if asc else "desc"
+
+
+def vals(g: Grid, rows: list[int], col: int) -> list[str]:
+    out: list[str] = []
+    for i in rows:
+        t = g.text[i][col]
+        if t and t not in out:
+            out.append(t)
+    return out
+
+
+def lookup_rows(g: Grid, rows: list[int], col: int, op: str) -> Result | None:
+    found = vals(g, rows, col)
+    if not found or len(found) > MAX_ROWS_LISTED:
+        return None
+    return Result(op, found, [(i, col) for i in rows if g.text[i][col]][:MAX_ROWS_LISTED])
