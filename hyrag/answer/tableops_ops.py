@@ -52,6 +52,8 @@ _NEIGHBOUR = re.compile(
 
 def op_neighbour(r: Reading, g: Grid) -> Result | None:
     """The row before or after the row a named value is in ("who came after X")."""
+    if "how long" in r.text or "how many" in r.text or _pair(r) is not None:
+        return None  # a span of time, a count, or "home or away?": not the next row's cell
     for m in _NEIGHBOUR.finditer(r.text):
         k = len(r.text[:m.end()].split())
         target = next((x for x in r.matches if k <= x.start <= k + 2), None)
@@ -202,8 +204,10 @@ def op_count(r: Reading, g: Grid) -> Result | None:
     m = _COUNT.search(r.text)
     if not m:
         return None
-    if set(r.q) & (MAXWORDS | MINWORDS) and "how many" not in r.text:
+    if r.says(MAXWORDS | MINWORDS) and "how many" not in r.text:
         return None  # "the least number of caps": a superlative, not a count
+    if r.says(_RUN):
+        return None  # "how many consecutive games": a run of rows, not every row
     k = len(r.text[:m.end()].split())
     noun = header_after(r, g, k, set())
     if noun is not None and column_numeric(g, noun) and not year_column(g, noun) \
@@ -218,6 +222,9 @@ def op_count(r: Reading, g: Grid) -> Result | None:
     rows = r.rows
     if not rows and not (r.matches or r.conds):
         return None
+    if len(rows) == 1 and r.matches and not r.conds and not r.negated and all(
+            _names_rows(g, m.cols[0]) for m in r.matches):
+        return None  # "the number of days of the Denver Open": a figure of that one row
     prefer = sorted(r.used_cols) + [j for j in range(len(g.cols)) if j not in r.used_cols]
     cells = [(i, _counted_cell(g, i, prefer)) for i in rows]
     return Result("count", [float(len(rows))], [], ("count", f"count of {len(rows)} rows"),
@@ -250,7 +257,7 @@ def _sum(g: Grid, rows: list[int], col: int, name: str) -> Result | None:
 
 
 def op_superlative(r: Reading, g: Grid) -> Result | None:
-    ws = set(r.q)
+    ws = set(r.free)  # "Best Actress in a Play" names a row; "at most 80" is a bound
     cue = ws & (MAXWORDS | MINWORDS | {w for w in COMPARATIVES if w.endswith("est")})
     if not cue or ws & {"first", "last"} and not ws & (MAXWORDS - {"top"}) - {"latest"}:
         return None
@@ -302,8 +309,11 @@ def _asks_value(r: Reading, g: Grid, mcol: int) -> bool:
 
 def _mode(r: Reading, g: Grid, rows: list[int], col: int | None) -> Result | None:
     """"Which driver appears the most?": the value the most rows hold."""
-    if col is None or not rows:
-        return None
+    if col is None or not rows or "recent" in r.q:
+        return None  # "the most recent source": a time, not a frequency
+    if col in time_columns(g) and not r.says(frozenset(("when", "year", "years", "date",
+                                                          "season", "seasons"))):
+        return None  # "which team did they play the most" is not counted per date
     cnt = Counter(g.text[i][col] for i in rows if g.text[i][col])
     if len(cnt) < 2:
         return None
@@ -321,6 +331,8 @@ _FIRST = re.compile(r"\b(first|last|earliest|latest|final|top|bottom|most recent
 
 def op_first_last(r: Reading, g: Grid) -> Result | None:
     m = _FIRST.search(r.text)
+    if m and not r.says({m.group(1).split()[0]}):
+        return None  # "First Division", "Top 30": a cell value, not the first row
     if not m or re.search(rf"\b{m.group(1)}-\w", r.raw):
         return None  # "first-year retention": a compound, not the first row
     word = m.group(1)
@@ -332,8 +344,8 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
         return None
     last = word in ("last", "latest", "final", "bottom", "most recent", "end")
     rows = r.rows if (r.matches or r.conds) else g.body()
-    if not rows:
-        return None
+    if len(rows) < 2 and not r.conds:
+        return None  # one row named: the first or last of something it does not list
     acol = answer_column(r, g, r.used_cols)
     if acol is None:
         return None
@@ -392,12 +404,48 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
         if ex is not None:
             rr = read(r.text, g, exclude=ex)
             rows = [i for i in rr.rows if i not in ex.rows] if (rr.matches or rr.conds) else []
-    if not rows:
+    if not rows or _unread_cue(r):
         return None
     acol = answer_column(r, g, r.used_cols, named=True)
     if acol is None:
         return None
+    if _COUNT.search(r.text) and not column_numeric(g, acol):
+        return None  # "how many ..." is not answered with a name
+    if "how long" in r.text and not _duration_like(g, rows, acol):
+        return None  # "how long did he serve?" is not answered with "1981–2007"
     return lookup_rows(g, rows, acol, "lookup")
+
+
+_CUES = (MAXWORDS | MINWORDS | frozenset(COMPARATIVES) | frozenset(
+    {"first", "last", "before", "after", "previous", "next", "following", "preceding",
+     "earliest", "latest", "final", "consecutive", "straight", "row"})) - {"top"}
+
+
+def _unread_cue(r: Reading) -> bool:
+    """A word asking for a ranking, an order or a comparison that the lookup would ignore:
+    "which ship in Auckland had the fastest speed" is not every ship in Auckland, and "the
+    award won just before X" is not X's own row. Words inside a cell value or a condition
+    ("First Division", "more than 4") do not count."""
+    return r.says(_CUES)
+
+
+def _duration_like(g: Grid, rows: list[int], col: int) -> bool:
+    """Cells that state a length of time ("2:23:08", "7 years", "26 days"), not a date."""
+    out = [g.text[i][col] for i in rows]
+    return bool(out) and all(re.fullmatch(
+        r"\s*(?:\d+:\d{2}(?::\d{2})?(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:years?|yrs?|months?|weeks?|"
+        r"days?|hours?|hrs?|minutes?|mins?|seconds?|secs?|h|m|s))\s*", t, re.I) for t in out)
+
+
+def _names_rows(g: Grid, j: int) -> bool:
+    """The column that names the rows (the first text column: "Event", "Nation") or a period
+    column: one row of it named in a count question is the row whose figure is asked for. A
+    value of another column ("Winner: Sergio Garcia") may well be held by one row only."""
+    first = next((k for k in range(len(g.cols)) if not column_numeric(g, k)), None)
+    return j == first or j in time_columns(g)
+
+
+_RUN = frozenset({"consecutive", "straight", "successive", "running"})
 
 
 OPERATORS = (op_neighbour, op_either, op_difference, op_count, op_superlative, op_first_last,
@@ -408,7 +456,11 @@ def answer(question: str, g: Grid) -> tuple[Result, float, Reading] | None:
     """The first operator's result and how strongly the question reads onto this table (the
     words its cell values and column names explain), to choose among several tables."""
     r = read(question, g)
+    if r.loose_negation or r.says(_RUN):
+        return None  # a "not" it cannot apply, or a run of consecutive rows: not guessed
     for op in OPERATORS:
+        if r.negated and op in (op_neighbour, op_either, op_difference):
+            continue  # these read the named rows themselves, which the negation excludes
         res = op(r, g)
         if res is not None:
             if not res.answer or any(v in ("", None) for v in res.answer):

@@ -149,8 +149,8 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
     is the whole cell ("bc lions"); a partial one is a distinctive run of a longer cell's words
     ("crettyard" for "Crettyard GAA", "may 2010" for "12 May 2010" gives two)."""
     full, part = _value_index(g)
-    found: list[Match] = []
-    used = set(blocked)
+    found: list[Match] = _date_matches(q, g, blocked)
+    used = set(blocked) | {k for m in found for k in range(m.start, m.end)}
     n = len(q)
     for size in range(min(10, n), 0, -1):
         for s in range(0, n - size + 1):
@@ -165,13 +165,64 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
             if hit is None:
                 hit = _partial(part.get(" ".join(run)), q, s, s + size)
                 if not hit or (sum(len(r) for r in hit.values()) > max(3, g.n_rows // 2)
-                               and not run[0].isdigit()):
-                    continue  # a word most rows share names no row (a year may)
+                               and not run[0].isdigit() and run[0] not in _MONTH_NAMES):
+                    continue  # a word most rows share names no row (a year or month may)
             rows = frozenset().union(*hit.values())
             found.append(Match(s, s + size, tuple(sorted(hit)), rows, is_full, " ".join(run)))
             used |= span
     found.sort(key=lambda m: m.start)
     return found
+
+
+_MONTHS = {m: i for i, ms in enumerate((
+    "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
+    "august aug", "september sep sept", "october oct", "november nov", "december dec"),
+    start=1) for m in ms.split()}
+_MONTH_NAMES = wordset("january february march april may june july august september october "
+                       "november december")
+
+
+def _date_matches(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
+    """Dates the question names ("6 february 1922", "may 2010", "november of 1992", "in
+    january") matched against a column of typed dates, which the typed table stores as
+    dates, not as the words the file wrote. A month alone must be spelled out and not be
+    "may" or "march" (a verb as often as a month)."""
+    cols = [j for j in range(len(g.cols)) if any(hasattr(v[j], "month") and hasattr(
+        v[j], "year") for v in g.values[:50])]
+    if not cols:
+        return []
+    out: list[Match] = []
+    used = set(blocked)
+    for k, w in enumerate(q):
+        mon = _MONTHS.get(w)
+        if mon is None or k in used:
+            continue
+        s, e = k, k + 1
+        day = year = None
+        if k and q[k - 1].isdigit() and len(q[k - 1]) <= 2:
+            s, day = k - 1, int(q[k - 1])
+        elif e < len(q) and q[e].isdigit() and len(q[e]) <= 2:
+            day, e = int(q[e]), e + 1
+        if e < len(q) and q[e] == "of" and e + 1 < len(q) and len(q[e + 1]) == 4:
+            e += 1
+        if e < len(q) and q[e].isdigit() and len(q[e]) == 4:
+            year, e = int(q[e]), e + 1
+        if day is None and year is None and (w not in _MONTH_NAMES or w in ("may", "march")):
+            continue
+        if used & set(range(s, e)):
+            continue
+        for j in cols:
+            rows = frozenset(i for i in range(g.n_rows) if _on(g.values[i][j], day, mon, year))
+            if rows:
+                out.append(Match(s, e, (j,), rows, True, " ".join(q[s:e])))
+                used |= set(range(s, e))
+                break
+    return out
+
+
+def _on(v: object, day: int | None, mon: int, year: int | None) -> bool:
+    return hasattr(v, "month") and v.month == mon and (day is None or v.day == day) and (
+        year is None or v.year == year)
 
 
 def _value_index(g: Grid) -> tuple[dict, dict]:
@@ -193,6 +244,9 @@ def _value_index(g: Grid) -> tuple[dict, dict]:
                 continue  # a bare number names no row; a date ("1944-04-21") may
             if _compact(ts) not in head_phrases:
                 full.setdefault(_compact(ts), {}).setdefault(j, set()).add(i)
+            bare = tokens(_ANNOTATION.sub(" ", g.text[i][j]))
+            if bare and bare != ts and _compact(bare) not in head_phrases:
+                full.setdefault(_compact(bare), {}).setdefault(j, set()).add(i)
             for n in range(1, min(4, len(ts))):
                 for k in range(len(ts) - n + 1):
                     run = ts[k:k + n]
@@ -204,6 +258,11 @@ def _value_index(g: Grid) -> tuple[dict, dict]:
                     part.setdefault(" ".join(run), {}).setdefault(j, {}).setdefault(i, nb)
     g.memo["values"] = (full, part)
     return full, part
+
+
+# A trailing note in brackets ("Varbergs GIF (D3)", "United States (USA)", "Lyon [a]"): a
+# reader names the row without it, so the cell also matches whole without it.
+_ANNOTATION = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 
 
 def _partial(hit: dict[int, dict[int, tuple[str, str]]] | None, q: list[str], s: int,
@@ -249,7 +308,7 @@ def column_mentions(q: list[str], g: Grid, skip: set[int]) -> dict[int, float]:
 # Inflections a prefix does not catch ("losses" names the column "Lost").
 _FORMS = {"loss": "lost", "lose": "lost", "win": "won", "draw": "drawn", "tie": "tied",
           "goal": "gf", "born": "birth", "die": "death", "died": "death", "elected": "election",
-          "run": "hr", "bear": "born", "athlete": "name", "player": "name"}
+          "run": "hr", "bear": "born", "athlete": "name", "player": "name", "old": "age"}
 
 
 def same_word(a: str, b: str) -> bool:
@@ -271,6 +330,7 @@ KINDS: dict[str, frozenset[str]] = {
     "place": wordset("venue location city place site country town stadium host "
                        "ground arena state county region nation"),
     "duration": wordset("time duration length tenure term years"),
+    "team": wordset("team club opponent opponents side squad franchise visitor"),
 }
 COMPARATIVES: dict[str, tuple[frozenset[str], str]] = {
     # word -> (header words it measures by, "desc" when the largest wins)
@@ -380,8 +440,8 @@ _CMP = [
     (r"(?:less|fewer|lower|smaller|shorter|under|below)(?: than)? (\d[\d,.]*)", "<"),
     (r"(?:at most|no more than|maximum of|a maximum of|up to) (\d[\d,.]*)", "<="),
     (r"(\d[\d,.]*)(?: \w+){0,2} or (?:less|fewer|lower|below|under)", "<="),
-    (r"(?:before|prior to|earlier than) (\d{4})", "<"),
-    (r"(?:after|since|later than) (\d{4})", ">"),
+    (r"(?:before|prior to|earlier than)(?: the (?:year|season))? (\d{4})", "<"),
+    (r"(?:after|since|later than)(?: the (?:year|season))? (\d{4})", ">"),
     (r"in the (\d{2,4}) ?s\b", "decade"),
     (r"(\d[\d,.]*)(?= [a-z])", "=="),  # "all 225 laps", "79 points": if a column follows
 ]
@@ -430,6 +490,8 @@ def _condition_column(q: list[str], g: Grid, s: int, e: int, val: float, op: str
         return hit[0] if len(hit) == 1 else None
     yearish = 1000 <= val <= 2100 and float(val).is_integer()
     times = [j for j in time_columns(g) if j in nums or _years_in(g, j)]
+    if not yearish:  # "at least 90 years old when they died": an age, not a date of death
+        nums = [j for j in nums if j not in times and not year_column(g, j)]
     if op in ("<", ">") and yearish and times and any(
             w in q[max(s - 1, 0):e] for w in ("before", "after", "since", "prior", "earlier",
                                                 "later")):

@@ -47,6 +47,37 @@ class Reading:
     mentions: dict[int, float]
     used_cols: set[int]
     rows: list[int]  # rows every match and condition selects, in file order
+    negated: frozenset[tuple[int, ...]] = frozenset()  # columns whose named values it excludes
+    loose_negation: bool = False  # a "not" / "never" that excludes nothing the table names
+    free: frozenset[str] = frozenset()  # words outside every cell value and condition span
+
+    def says(self, words: set[str] | frozenset[str]) -> bool:
+        """Whether the question uses one of `words` outside the cell values and conditions it
+        names: "first" in "First Division" names a row, not the first row."""
+        return bool(self.free & words)
+
+
+_NEGATION = frozenset({"not", "never", "without"})
+_NEGATION_REACH = 6  # "did not play the position of mf": the words a "not" reaches over
+
+
+def _negations(q: list[str], matches: list[Match]) -> tuple[set[tuple[int, ...]], bool]:
+    """The columns whose named values a negation excludes ("did not play mf or fw": rows
+    holding neither), and whether some negation excludes no named value — a condition this
+    reader cannot apply ("how many athletes are not ranked"), so no operator may ignore it."""
+    negated: set[tuple[int, ...]] = set()
+    loose = False
+    inside = {k for m in matches for k in range(m.start, m.end)}  # "It Wasn't God ..."
+    for k, w in enumerate(q):
+        if k in inside or not (w in _NEGATION or w == "t" and k and q[k - 1].endswith("n")):
+            continue
+        after = [m for m in matches if k < m.start <= k + _NEGATION_REACH]
+        if not after:
+            loose = True
+            continue
+        first = min(after, key=lambda m: m.start)
+        negated.add(first.cols)
+    return negated, loose
 
 
 def read(question: str, g: Grid, *, exclude: Match | None = None) -> Reading:
@@ -66,8 +97,13 @@ def read(question: str, g: Grid, *, exclude: Match | None = None) -> Reading:
     spans = blocked | {k for m in matches for k in range(m.start, m.end)}
     mentions = column_mentions(q, g, spans)
     used = {j for m in matches for j in m.cols} | {c.col for c in conds}
+    negated, loose = _negations(q, matches)
+    held = blocked | {k for m in matches for k in range(m.start, m.end)}
+    free = frozenset(w for k, w in enumerate(q) if k not in held and not (
+        w in ("most", "least") and k and q[k - 1] == "at"))  # "at most 80": a bound
     return Reading(question.lower(), q, text, matches, conds, mentions, used,
-                   select(g, matches, conds))
+                   select(g, matches, conds, frozenset(negated)), frozenset(negated), loose,
+                   free)
 
 
 def cond_value(g: Grid, i: int, c: Condition) -> float | None:
@@ -76,14 +112,19 @@ def cond_value(g: Grid, i: int, c: Condition) -> float | None:
     return cell_number(g, i, c.col)
 
 
-def select(g: Grid, matches: list[Match], conds: list[Condition]) -> list[int]:
-    """Rows satisfying every condition and, per column, any of the values named in it."""
+def select(g: Grid, matches: list[Match], conds: list[Condition],
+           negated: frozenset[tuple[int, ...]] = frozenset()) -> list[int]:
+    """Rows satisfying every condition and, per column, any of the values named in it — or,
+    for a column a negation reaches, none of them."""
     rows = set(g.body()) | {i for m in matches for i in m.rows}
     by_cols: dict[tuple[int, ...], set[int]] = {}
     for m in matches:
         by_cols.setdefault(m.cols, set()).update(m.rows)
-    for rs in by_cols.values():
-        rows &= rs
+    for cols, rs in by_cols.items():
+        if cols in negated:
+            rows -= rs
+        else:
+            rows &= rs
     for c in conds:
         rows = {i for i in rows if c.test(cond_value(g, i, c))}
     return sorted(rows)
@@ -117,7 +158,8 @@ def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) 
         w = r.q[wh]
         nxt = r.q[wh + 1] if wh + 1 < len(r.q) else ""
         kind = ("person" if w in ("who", "whom", "whose") else "time" if w == "when" or (
-            nxt in ("year", "season", "date")) else "place" if w == "where" else None)
+            nxt in ("year", "season", "date")) else "place" if w == "where" else
+            "team" if nxt in ("team", "club", "side") else None)
         if kind:
             cols = [j for j in (time_columns(g) if kind == "time" else kind_columns(g, kind))
                     if j not in avoid]

@@ -115,3 +115,88 @@ def test_a_question_wanting_a_computed_number_is_not_answered_with_cells(medals)
     for q in ("what is the ratio of Kenya's gold medals to Chile's?",
               "what percentage of the gold medals did Kenya win?"):
         assert _resolve(medals, q) not in ("4", ["4", "2"], ["4"])
+
+
+GAMES = """Date,Opponent,Venue,Result,Attendance,Scorer
+3 May 2010,Varbergs GIF (D3),Home,Won,"1,650",Ann Lee
+17 May 2010,Lund BK,Away,Lost,980,Ben Ortiz
+2 June 2010,Kalmar FF,Home,Won,"2,110",Ann Lee
+20 June 2011,Lund BK,Home,Drawn,"1,420",Cara Singh
+4 May 2011,Kalmar FF,Away,Won,"1,505",Dan Moss
+"""
+
+SERIES = """Title,Release,Platform,Lead
+Super Kid,1986,NES,Ann Lee
+Super Kid 2,1990,SNES,Ann Lee
+Super Kid Deluxe,1999,N64,Ben Ortiz
+Moon Quest,1994,SNES,Cara Singh
+"""
+
+OFFICIALS = """Name,Party,Term,Born,Died,Age
+Ian Webb,Liberal,1981–2007,1921,2015,94
+Jo Park,Labour,1975–1981,1930,2019,89
+Lee Hart,Liberal,1962–1975,1911,2003,92
+Sam Dole,Green,2007–2011,1950,2012,62
+"""
+
+AWARDS = """Year,Category,Work,Result
+2005,Best Actress,Doubt,Won
+2005,Outstanding Actress,Doubt,Won
+2006,Best Actress,Frost,Nominated
+2007,Best Director,Frost,Won
+"""
+
+
+@pytest.fixture(scope="module")
+def more(tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("more")
+    kbs = {n: _kb(base, n, t) for n, t in (("games", GAMES), ("series", SERIES),
+                                            ("officials", OFFICIALS), ("awards", AWARDS))}
+    yield kbs
+    for kb in kbs.values():
+        kb.close()
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a count that selects the one row a key names asks for a figure of that row, not "1"
+    ("how many medals did norway win?", None),
+    # "not" before a named value excludes its rows; a "not" excluding nothing named abstains
+    ("how many seasons were not coached by ann lee?", 4.0),
+    ("how many seasons were not coached by ben ortiz or cara singh?", 2.0),
+    ("how many nations have not been ranked?", None),
+    # a run of consecutive rows is not a count of every row
+    ("how many consecutive seasons did the team have at least 11 wins?", None),
+    # "at most 2" is a bound, not a superlative
+    ("which nations won at most 2 gold medals?", ["Chile", "Ghana"]),
+    # a ranking word the table cannot rank by is not dropped: no list of every match
+    ("which coach in the premier league had the highest ticket price?", None),
+])
+def test_guards_on_list_tables(seasons, medals, question: str, expected: object) -> None:
+    kb = medals if "nation" in question or "medal" in question else seasons
+    assert _resolve(kb, question) == expected
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    # a month and year against a column of typed dates
+    ("games", "how many matches were in may 2010?", 2.0),
+    ("games", "who scored on 2 june 2010?", "Ann Lee"),
+    # a cell's bracketed note is not part of the name a reader types
+    ("games", "what was the result against varbergs gif?", "Won"),
+    # "last" over the one row the question names is not the last of a series
+    ("series", "when was the last super kid game released?", None),
+    # an age is not compared with a column of dates
+    ("officials", "how many officials were at least 90 years old when they died?", 2.0),
+    # "how long" is a duration, not the range of years a cell states
+    ("officials", "how long did ian webb serve?", None),
+    # "best" inside the named category names a row, it does not rank
+    ("awards", "which work won best director?", "Frost"),
+])
+def test_reading_dates_notes_and_cues(more, table: str, question: str,
+                                      expected: object) -> None:
+    assert _resolve(more[table], question) == expected
+
+
+def test_a_cue_word_inside_a_cell_is_not_an_operator(seasons) -> None:
+    """"First Division" names rows; it does not ask for the first of them."""
+    assert _resolve(seasons, "which coaches coached in the first division?") == [
+        "Ben Ortiz", "Cara Singh"]
