@@ -251,6 +251,8 @@ def _agrees(claims: list[dict], row: list[object], hpos: dict[str, int],
         if j is None:
             continue
         v = row[j]
+        if v is None and (c["value_text"] or "").strip():
+            return False  # the claim states a value where this row's cell is empty
         if numeric[j] and isinstance(v, (int, float)) and c["value_num"] is not None:
             if abs(float(v) - float(c["value_num"])) > 1e-6 * max(1.0, abs(float(v))):
                 return False

@@ -37,6 +37,7 @@ from hyrag.answer.tableops_read import (
     header_after,
     lookup_rows,
     measure_column,
+    named_column,
     read,
     select,
     vals,
@@ -51,13 +52,15 @@ _NEIGHBOUR = re.compile(
 
 
 def op_neighbour(r: Reading, g: Grid) -> Result | None:
-    """The row before or after the row a named value is in ("who came after X")."""
-    if "how long" in r.text or "how many" in r.text or _pair(r) is not None:
-        return None  # a span of time, a count, or "home or away?": not the next row's cell
+    """The row before or after the row a named value is in ("who came after X"); with "A or
+    B" ("was the next game home or away?") the one of the two that row holds."""
+    if "how long" in r.text or "how many" in r.text:
+        return None  # a span of time or a count, not the next row's cell
+    choice = _pair(r)
     for m in _NEIGHBOUR.finditer(r.text):
         k = len(r.text[:m.end()].split())
         target = next((x for x in r.matches if k <= x.start <= k + 2), None)
-        if target is None:
+        if target is None or choice and target in choice:
             continue
         if set(r.q) & (MAXWORDS | MINWORDS) - {"top"}:
             return None  # "the best position after the 1996 games": a filter, not a neighbour
@@ -70,7 +73,8 @@ def op_neighbour(r: Reading, g: Grid) -> Result | None:
             if x.start == joined[-1].end + 1 and r.q[joined[-1].end] == "and" \
                     and set(x.cols) & set(target.cols):
                 joined.append(x)
-        others = [x for x in r.matches if x not in joined]
+        others = [x for x in r.matches if x not in joined and not (choice and x in choice)
+                  and not set(x.cols) & set(target.cols)]  # "what property comes before X"
         pool = select(g, others, r.conds) if (others or r.conds) else g.body()
         anchor_rows = sorted(set().union(*(x.rows for x in joined))) if len(joined) > 1 \
             else sorted(target.rows)
@@ -87,10 +91,17 @@ def op_neighbour(r: Reading, g: Grid) -> Result | None:
         if not 0 <= pos < len(ordered):
             return None
         row = ordered[pos]
-        col = answer_column(r, g, set())
+        if choice is not None:
+            a, b = choice
+            hit = [x for x in (a, b) if row in x.rows and set(x.cols) == set(a.cols)]
+            if len(hit) != 1:
+                return None  # the row holds neither (or both): not one of the two
+            col = hit[0].cols[0]
+            return Result("neighbour", [g.text[row][col]], [(row, col), (anchor, target.cols[0])])
+        col = answer_column(r, g, set()) if named_column(r, g) is not None else None
         if col is None or r.q[0] in ("who", "which") and col not in target.cols and not (
                 r.mentions.get(col)):
-            col = target.cols[0]
+            col = target.cols[0]  # "what came after X": X's own column, the next row's value
         if "next" in r.q and col in r.used_cols and col not in target.cols:
             col = target.cols[0]
         return Result("neighbour", [g.text[row][col]], [(row, col), (anchor, target.cols[0])])
@@ -448,6 +459,35 @@ def _names_rows(g: Grid, j: int) -> bool:
 _RUN = frozenset({"consecutive", "straight", "successive", "running"})
 
 
+def op_run(r: Reading, g: Grid) -> Result | None:
+    """"How many consecutive games did she score in?": the longest run of adjacent rows, in
+    the table's order, that the named values select. Conditions and a named period ("during
+    the 2013 season") choose the rows the run is counted among, so a row outside them breaks
+    no run. Only the length is answered; "which ... consecutive" declines."""
+    if not (_COUNT.search(r.text) or r.says(frozenset({"longest", "most", "largest"}))) or (
+            r.q and r.q[0] in ("which", "who", "what") and not r.says(frozenset({"number"}))):
+        return None
+    periods = set(time_columns(g))
+    subject = [m for m in r.matches if not set(m.cols) & periods]
+    if not subject:
+        return None
+    pool = select(g, [m for m in r.matches if m not in subject], r.conds, r.negated)
+    hits = set(select(g, subject, [], r.negated))
+    best: list[int] = []
+    run: list[int] = []
+    for i in pool:
+        run = [*run, i] if i in hits else []
+        if len(run) > len(best):
+            best = run
+    if len(best) < 2:
+        return None  # one row is no run of consecutive ones
+    cols = sorted({j for m in subject for j in m.cols})
+    prefer = cols + [j for j in range(len(g.cols)) if j not in cols]
+    cells = [(i, _counted_cell(g, i, prefer)) for i in best]
+    return Result("count", [float(len(best))], [], ("count", f"count of {len(best)} rows"),
+                  cells)
+
+
 OPERATORS = (op_neighbour, op_either, op_difference, op_count, op_superlative, op_first_last,
              op_aggregate, op_lookup)
 
@@ -456,9 +496,9 @@ def answer(question: str, g: Grid) -> tuple[Result, float, Reading] | None:
     """The first operator's result and how strongly the question reads onto this table (the
     words its cell values and column names explain), to choose among several tables."""
     r = read(question, g)
-    if r.loose_negation or r.says(_RUN):
-        return None  # a "not" it cannot apply, or a run of consecutive rows: not guessed
-    for op in OPERATORS:
+    if r.loose_negation:
+        return None  # a "not" it cannot apply: every operator would ignore it
+    for op in (op_run,) if r.says(_RUN) else OPERATORS:
         if r.negated and op in (op_neighbour, op_either, op_difference):
             continue  # these read the named rows themselves, which the negation excludes
         res = op(r, g)

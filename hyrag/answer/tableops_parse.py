@@ -160,10 +160,11 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
             run = q[s:s + size]
             if size == 1 and (run[0] in _OPWORDS or (run[0].isdigit() and len(run[0]) < 3)):
                 continue
-            hit = full.get(_compact(run))
+            hit = full.get(_compact(run)) or full.get(_compact([*run[:-1], singular(run[-1])]))
             is_full = hit is not None
             if hit is None:
-                hit = _partial(part.get(" ".join(run)), q, s, s + size)
+                hit = _partial(part.get(" ".join(run)) or part.get(" ".join(
+                    [*run[:-1], singular(run[-1])])), q, s, s + size)  # "unionists"
                 if not hit or (sum(len(r) for r in hit.values()) > max(3, g.n_rows // 2)
                                and not run[0].isdigit() and run[0] not in _MONTH_NAMES):
                     continue  # a word most rows share names no row (a year or month may)
@@ -236,28 +237,40 @@ def _value_index(g: Grid) -> tuple[dict, dict]:
     head_phrases = {_compact(tokens(h)) for h in g.headers}  # "in service" names a column
     for j in range(len(g.cols)):
         for i in range(g.n_rows):
-            ts = tokens(g.text[i][j])
-            if not ts or len(ts) > 12:
-                continue
-            if all(t.isdigit() for t in ts) and not _year_like(g, j, ts) and not (
-                    g.roles[j] == "time" and any(len(t) == 4 for t in ts)):
-                continue  # a bare number names no row; a date ("1944-04-21") may
-            if _compact(ts) not in head_phrases:
-                full.setdefault(_compact(ts), {}).setdefault(j, set()).add(i)
-            bare = tokens(_ANNOTATION.sub(" ", g.text[i][j]))
-            if bare and bare != ts and _compact(bare) not in head_phrases:
-                full.setdefault(_compact(bare), {}).setdefault(j, set()).add(i)
-            for n in range(1, min(4, len(ts))):
-                for k in range(len(ts) - n + 1):
-                    run = ts[k:k + n]
-                    if all(w in _OPWORDS or singular(w) in head_words for w in run):
-                        continue
-                    if n == 1 and (len(run[0]) < 3 or (run[0].isdigit() and len(run[0]) != 4)):
-                        continue
-                    nb = (ts[k - 1] if k else "", ts[k + n] if k + n < len(ts) else "")
-                    part.setdefault(" ".join(run), {}).setdefault(j, {}).setdefault(i, nb)
+            cell = g.text[i][j] or ""
+            lines = [x for x in cell.split("\n") if x.strip()]
+            # a cell of several lines lists several values ("Gold" holding a nation and its
+            # skaters): each line is a value of its own
+            for piece in [cell, *lines] if len(lines) > 1 else [cell]:
+                _index_value(g, j, i, piece, full, part, head_words, head_phrases)
     g.memo["values"] = (full, part)
     return full, part
+
+
+def _index_value(g: Grid, j: int, i: int, text: str, full: dict, part: dict,
+                 head_words: set[str], head_phrases: set[str]) -> None:
+    """One value of cell (i, j): whole, whole without its bracketed note, and its runs of up
+    to three words with the words around each run (so a run can be told from a longer name)."""
+    ts = tokens(text)
+    if not ts or len(ts) > 12:
+        return
+    if all(t.isdigit() for t in ts) and not _year_like(g, j, ts) and not (
+            g.roles[j] == "time" and any(len(t) == 4 for t in ts)):
+        return  # a bare number names no row; a date ("1944-04-21") may
+    if _compact(ts) not in head_phrases:
+        full.setdefault(_compact(ts), {}).setdefault(j, set()).add(i)
+    bare = tokens(_ANNOTATION.sub(" ", text))
+    if bare and bare != ts and _compact(bare) not in head_phrases:
+        full.setdefault(_compact(bare), {}).setdefault(j, set()).add(i)
+    for n in range(1, min(4, len(ts))):
+        for k in range(len(ts) - n + 1):
+            run = ts[k:k + n]
+            if all(w in _OPWORDS or singular(w) in head_words for w in run):
+                continue
+            if n == 1 and (len(run[0]) < 3 or (run[0].isdigit() and len(run[0]) != 4)):
+                continue
+            nb = (ts[k - 1] if k else "", ts[k + n] if k + n < len(ts) else "")
+            part.setdefault(" ".join(run), {}).setdefault(j, {}).setdefault(i, nb)
 
 
 # A trailing note in brackets ("Varbergs GIF (D3)", "United States (USA)", "Lyon [a]"): a

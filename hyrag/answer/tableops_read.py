@@ -177,6 +177,16 @@ def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) 
     return key_column(g, avoid)
 
 
+def named_column(r: Reading, g: Grid) -> int | None:
+    """The column the question itself names as what it asks for — the header after its
+    question word or the kind of column "who" / "when" / "where" asks for — or None: "what
+    film was released before X" names no column ("released" is the order, not the answer)."""
+    if r.q and r.q[0] in ("who", "whom", "when", "where"):
+        return answer_column(r, g, set())
+    wh = next((k for k, w in enumerate(r.q) if w in WH), None)
+    return header_after(r, g, wh + 1, set()) if wh is not None else None
+
+
 def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:
     """The numeric column a superlative, comparison or sum is over: one the question names
     (the nearest after the cue word first), else the one its comparative word measures."""

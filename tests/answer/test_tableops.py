@@ -200,3 +200,52 @@ def test_a_cue_word_inside_a_cell_is_not_an_operator(seasons) -> None:
     """"First Division" names rows; it does not ask for the first of them."""
     assert _resolve(seasons, "which coaches coached in the first division?") == [
         "Ben Ortiz", "Cara Singh"]
+
+
+FIXTURES = """Date,Opponent,Venue,Result,Scorer
+1 August 1987,Arsenal,Home,Won,Hill
+8 August 1987,Everton,Away,Lost,Moss
+15 August 1987,Leeds,Home,Won,Hill
+22 August 1987,Derby,Home,Won,Hill
+29 August 1987,Luton,Away,Drawn,Lee
+"""
+
+FILMS = """Title,Director,Release date
+Arunthathi,M. Tandan,1943
+Achayam,,
+Dhaasippen,E. Dungan,1943
+Devakanya,R. Padmanaban,1943
+"""
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("lists")
+    kbs = {"fixtures": _kb(base, "fixtures", FIXTURES), "films": _kb(base, "films", FILMS)}
+    yield kbs
+    for kb in kbs.values():
+        kb.close()
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    # "A or B" about the neighbouring row: the one of the two that row holds
+    ("fixtures", "was the game after 8 august 1987 home or away?", "Home"),
+    ("fixtures", "was the game before 29 august 1987 at home or away?", "Home"),
+    # "what film ... before X" names no column: X's own column in the row before
+    ("films", "what film was released before devakanya?", "Dhaasippen"),
+    # the longest run of adjacent rows the named value selects
+    ("fixtures", "how many consecutive games did hill score in?", 2.0),
+    ("fixtures", "how many consecutive games did moss score in?", None),  # one row is no run
+    ("fixtures", "which consecutive games did hill score in?", None),
+])
+def test_neighbours_and_runs(lists, table: str, question: str, expected: object) -> None:
+    assert _resolve(lists[table], question) == expected
+
+
+def test_an_empty_row_takes_no_other_rows_claims(lists) -> None:
+    """A row whose cells are empty but its name must not be tied to the next row's claims
+    (every later row would then cite its neighbour's cells)."""
+    g = tableops.load_grids(lists["films"].store.con)[0]
+    names = [g.text[i][0] for i in range(g.n_rows)]
+    for i, claims in enumerate(g.row_claims):
+        assert all(names[i] in (c["entity"] or "") for c in claims), (i, claims)
