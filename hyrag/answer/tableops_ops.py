@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import replace
 
 from hyrag.answer.tableops import Grid, Result
 from hyrag.answer.tableops_parse import (
@@ -22,6 +23,7 @@ from hyrag.answer.tableops_parse import (
     RANKWORDS,
     Match,
     cell_number,
+    column_mentions,
     column_numeric,
     header_tokens,
     time_columns,
@@ -297,6 +299,8 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
             mcol = ranks[0]
     if mcol is None:
         return _mode(r, g, rows, acol) if ws & {"most", "least", "fewest"} else None
+    if year_column(g, mcol) and not ws & _AGE_WORDS:
+        return None  # "the most albums released in one year" does not rank the years
     d = direction(r, g, mcol)
     xs = [(i, cell_number(g, i, mcol)) for i in rows]
     xs = [(i, x) for i, x in xs if x is not None]
@@ -310,6 +314,10 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
         return None
     return Result("row_max" if d == "desc" else "row_min", vals(g, win, acol),
                   [(i, acol) for i in win] + [(i, mcol) for i in win])
+
+
+_AGE_WORDS = frozenset({"oldest", "newest", "earliest", "latest", "recent", "older", "newer",
+                        "youngest", "younger", "first", "last"})
 
 
 def _asks_value(r: Reading, g: Grid, mcol: int) -> bool:
@@ -357,7 +365,10 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
     rows = r.rows if (r.matches or r.conds) else g.body()
     if len(rows) < 2 and not r.conds:
         return None  # one row named: the first or last of something it does not list
-    acol = answer_column(r, g, r.used_cols)
+    cue = len(r.text[:m.start()].split())  # "the first computer" does not name "First flight"
+    held = {cue} | {k for x in r.matches for k in range(x.start, x.end)} | {
+        k for c in r.conds for k in range(*c.span)}
+    acol = answer_column(replace(r, mentions=column_mentions(r.q, g, held)), g, r.used_cols)
     if acol is None:
         return None
     if re.search(r"\balphabetic", r.text):
@@ -505,6 +516,8 @@ def answer(question: str, g: Grid) -> tuple[Result, float, Reading] | None:
         if res is not None:
             if not res.answer or any(v in ("", None) for v in res.answer):
                 return None
+            if any("\n" in v for v in res.answer if isinstance(v, str)):
+                return None  # a cell listing several values: which one is asked is unclear
             strength = sum((m.end - m.start) * (1.0 if m.full else 0.5) for m in r.matches)
             return res, strength + sum(r.mentions.values()) + 0.5 * len(r.conds), r
     return None

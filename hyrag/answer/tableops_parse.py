@@ -149,6 +149,7 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
     is the whole cell ("bc lions"); a partial one is a distinctive run of a longer cell's words
     ("crettyard" for "Crettyard GAA", "may 2010" for "12 May 2010" gives two)."""
     full, part = _value_index(g)
+    heads = set().union(*(header_tokens(g, j) for j in range(len(g.cols))))
     found: list[Match] = _date_matches(q, g, blocked)
     used = set(blocked) | {k for m in found for k in range(m.start, m.end)}
     n = len(q)
@@ -160,11 +161,14 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
             run = q[s:s + size]
             if size == 1 and (run[0] in _OPWORDS or (run[0].isdigit() and len(run[0]) < 3)):
                 continue
-            hit = full.get(_compact(run)) or full.get(_compact([*run[:-1], singular(run[-1])]))
+            one = [*run[:-1], singular(run[-1])]  # "unionists" names "Unionist"
+            if one == run or singular(run[-1]) in heads:
+                one = run  # "plugs" of the header "IEC World Plugs" names the column
+            hit = full.get(_compact(run)) or full.get(_compact(one))
             is_full = hit is not None
             if hit is None:
-                hit = _partial(part.get(" ".join(run)) or part.get(" ".join(
-                    [*run[:-1], singular(run[-1])])), q, s, s + size)  # "unionists"
+                hit = _partial(part.get(" ".join(run)) or part.get(" ".join(one)), q, s,
+                               s + size)
                 if not hit or (sum(len(r) for r in hit.values()) > max(3, g.n_rows // 2)
                                and not run[0].isdigit() and run[0] not in _MONTH_NAMES):
                     continue  # a word most rows share names no row (a year or month may)

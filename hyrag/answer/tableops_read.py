@@ -130,12 +130,17 @@ def select(g: Grid, matches: list[Match], conds: list[Condition],
     return sorted(rows)
 
 
+_ORDER_WORDS = frozenset({"first", "last", "next", "previous", "top", "bottom", "final"})
+
+
 def header_after(r: Reading, g: Grid, start: int, avoid: set[int]) -> int | None:
     """The column a noun right after position `start` names ("which team", "what year")."""
     for k in range(start, min(start + 5, len(r.q))):
         w = singular(r.q[k])
         if any(m.start <= k < m.end for m in r.matches):
             return None
+        if w in _ORDER_WORDS:
+            continue  # "the first computer": an order, not the header "First operational"
         cands = [j for j in range(len(g.cols)) if w in header_tokens(g, j) and j not in avoid]
         if cands:
             return max(cands, key=lambda j: (r.mentions.get(j, 0), -j))
@@ -179,12 +184,17 @@ def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) 
 
 def named_column(r: Reading, g: Grid) -> int | None:
     """The column the question itself names as what it asks for — the header after its
-    question word or the kind of column "who" / "when" / "where" asks for — or None: "what
-    film was released before X" names no column ("released" is the order, not the answer)."""
+    question word, the kind of column "who" / "when" / "where" asks for, or a header whose
+    every word it uses ("the finishing place" names "Place") — or None: "what film was
+    released before X" names no column ("Release date" is the order, not the answer)."""
     if r.q and r.q[0] in ("who", "whom", "when", "where"):
         return answer_column(r, g, set())
     wh = next((k for k, w in enumerate(r.q) if w in WH), None)
-    return header_after(r, g, wh + 1, set()) if wh is not None else None
+    j = header_after(r, g, wh + 1, set()) if wh is not None else None
+    if j is not None:
+        return j
+    whole = sorted((s, -j) for j, s in r.mentions.items() if s >= 1.0)  # every header word
+    return -whole[-1][1] if whole else None
 
 
 def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:

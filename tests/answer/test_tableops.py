@@ -249,3 +249,44 @@ def test_an_empty_row_takes_no_other_rows_claims(lists) -> None:
     names = [g.text[i][0] for i in range(g.n_rows)]
     for i, claims in enumerate(g.row_claims):
         assert all(names[i] in (c["entity"] or "") for c in claims), (i, claims)
+
+
+COMPUTERS = """Name,First operational,Numeral system,Year built
+Zuse Z3,1941-05,Binary,1941
+Harvard Mark I,1944-05,Decimal,1944
+Colossus,1944-02,Binary,1943
+ENIAC,1946-07,Decimal,1945
+"""
+
+PAIRS = """Match,Team,Points
+A vs B,"Amplistan
+Bestrudia","1
+3"
+C vs D,"Corlia
+Dovenia","2
+2"
+"""
+
+
+@pytest.fixture(scope="module")
+def kinds(tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("kinds")
+    kbs = {"computers": _kb(base, "computers", COMPUTERS), "pairs": _kb(base, "pairs", PAIRS)}
+    yield kbs
+    for kb in kbs.values():
+        kb.close()
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    # "the first computer" asks for the row's name, not the header "First operational"
+    ("computers", "what was the first computer to use a decimal numeral system?",
+     "Harvard Mark I"),
+    # a year column is a period, not an amount to rank: "the most ... in one year" declines
+    ("computers", "what is the most computers built in one year?", None),
+    ("computers", "which computer was built in the oldest year?", "Zuse Z3"),
+    # a cell listing several values is not one answer
+    ("pairs", "which team had the fewest points?", None),
+])
+def test_columns_and_cells_a_question_cannot_mean(kinds, table: str, question: str,
+                                                  expected: object) -> None:
+    assert _resolve(kinds[table], question) == expected
