@@ -21,6 +21,7 @@ from hyrag.answer.tableops_parse import (
     MAXWORDS,
     MINWORDS,
     RANKWORDS,
+    TOPWORDS,
     Match,
     cell_number,
     column_mentions,
@@ -295,14 +296,14 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
     if mcol is None:
         ranks = [j for j in range(len(g.cols)) if header_tokens(g, j) & RANKWORDS
                  and column_numeric(g, j)]
-        if ranks and ws & {"top", "best", "highest", "ranked"} and not ws & {"most", "least"}:
+        if ranks and ws & TOPWORDS and not ws & {"most", "least"}:
             mcol = ranks[0]
     if mcol is None:
         return _mode(r, g, rows, acol) if ws & {"most", "least", "fewest"} else None
     if year_column(g, mcol) and not ws & _AGE_WORDS:
         return None  # "the most albums released in one year" does not rank the years
     d = direction(r, g, mcol)
-    xs = [(i, cell_number(g, i, mcol)) for i in rows]
+    xs = [(i, _rank_value(g, i, mcol)) for i in rows]
     xs = [(i, x) for i, x in xs if x is not None]
     if d is None or not xs:
         return None
@@ -314,6 +315,18 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
         return None
     return Result("row_max" if d == "desc" else "row_min", vals(g, win, acol),
                   [(i, acol) for i in win] + [(i, mcol) for i in win])
+
+
+def _rank_value(g: Grid, i: int, j: int) -> float | None:
+    """The number a superlative ranks a cell by; a date by its day ("1983-03" before
+    "1983-08"), which its leading year alone would tie."""
+    v = g.values[i][j]
+    if hasattr(v, "toordinal"):
+        return float(v.toordinal())
+    m = re.fullmatch(r"\s*(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\s*", g.text[i][j] or "")
+    if m:
+        return int(m.group(1)) * 400.0 + int(m.group(2)) * 32 + int(m.group(3) or 0)
+    return cell_number(g, i, j)
 
 
 _AGE_WORDS = frozenset({"oldest", "newest", "earliest", "latest", "recent", "older", "newer",

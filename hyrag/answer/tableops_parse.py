@@ -378,7 +378,9 @@ COMPARATIVES: dict[str, tuple[frozenset[str], str]] = {
     "lower": (frozenset(), "asc"),
 }
 MAXWORDS = wordset("most highest largest biggest greatest maximum max top best longest "
-                     "tallest deepest fastest heaviest oldest newest latest")
+                     "tallest deepest fastest heaviest oldest newest latest leads leading")
+# Words that put rank 1 first: "the top nation", "what nation leads the medal count"
+TOPWORDS = wordset("top best highest ranked leads leading better")
 MINWORDS = wordset("least lowest smallest fewest minimum min worst shortest")
 RANKWORDS = wordset("rank ranking position place pos pl finish placing seed")
 

@@ -17,6 +17,7 @@ from hyrag.answer.tableops_parse import (
     MINWORDS,
     RANKWORDS,
     STOP,
+    TOPWORDS,
     Condition,
     Match,
     cell_number,
@@ -210,7 +211,14 @@ def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:
             hit = [j for j in nums if header_tokens(g, j) & spec[0]]
             if hit:
                 return hit[0]
+    if r.says(_AGE):  # "the oldest locomotive": the table's one column of dates
+        times = [j for j in time_columns(g) if j not in avoid]
+        if len(times) == 1:
+            return times[0]
     return None
+
+
+_AGE = frozenset({"oldest", "newest", "earliest", "latest", "youngest"})
 
 
 def direction(r: Reading, g: Grid, col: int) -> str | None:
@@ -218,10 +226,12 @@ def direction(r: Reading, g: Grid, col: int) -> str | None:
     asc = bool(ws & MINWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "asc" for w in ws
                                      if w not in MAXWORDS)
     desc = bool(ws & MAXWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "desc" for w in ws)
-    if header_tokens(g, col) & RANKWORDS and ws & {"top", "best", "highest", "better"}:
+    if header_tokens(g, col) & RANKWORDS and ws & TOPWORDS:
         return "asc"  # rank 1 is the top
     if ws & {"oldest", "earliest", "older"} and col in time_columns(g):
         return "asc"
+    if ws & {"newest", "latest", "youngest"} and col in time_columns(g):
+        return "desc"
     if asc == desc:
         return None
     return "asc" if asc else "desc"

@@ -290,3 +290,23 @@ def kinds(tmp_path_factory: pytest.TempPathFactory):
 def test_columns_and_cells_a_question_cannot_mean(kinds, table: str, question: str,
                                                   expected: object) -> None:
     assert _resolve(kinds[table], question) == expected
+
+
+LOCOS = """Locomotive,Entered service,Livery
+BL26,1983-03,Blue
+BL27,1983-08,Blue
+BL28,1983-09,Red
+BL29,1983-10,Red
+"""
+
+
+def test_oldest_ranks_by_the_whole_date_and_leads_means_rank_one(tmp_path, medals) -> None:
+    """"The oldest locomotive" ranks by the one column of dates, by month as well as year
+    (the year alone ties all four rows); "leads" puts rank 1 first."""
+    kb = _kb(tmp_path, "locos", LOCOS)
+    try:
+        assert _resolve(kb, "which is the oldest locomotive?") == "BL26"
+        assert _resolve(kb, "which is the newest locomotive?") == "BL29"
+    finally:
+        kb.close()
+    assert _resolve(medals, "what nation leads the medal count?") == "Norway"
