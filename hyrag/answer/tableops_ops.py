@@ -27,6 +27,7 @@ from hyrag.answer.tableops_parse import (
     column_mentions,
     column_numeric,
     header_tokens,
+    singular,
     time_columns,
     year_column,
     year_of,
@@ -231,6 +232,11 @@ def op_count(r: Reading, g: Grid) -> Result | None:
         if re.search(r"\btotal\b|\ball\b|\bawarded\b|\bwon\b", r.text):
             return _sum(g, g.body(), noun, "sum")
         return None
+    cond_cols = {c.col for c in r.conds}
+    near = {singular(w) for w in r.q[k:k + 4]}
+    if any(column_numeric(g, j) and not year_column(g, j) and j not in cond_cols
+           and header_tokens(g, j) & near for j in range(len(g.cols))):
+        return None  # "the number of nonvested shares": a figure of the column "Shares"
     if not r.matches and not r.conds and not _ALL.search(r.text):
         return None
     rows = r.rows
@@ -387,9 +393,23 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
     if re.search(r"\balphabetic", r.text):
         order = sorted(rows, key=lambda i: g.text[i][acol].lower())
     else:
-        order = _chronological(r, g, rows)
+        order = _by_time(r, g, rows)
     row = order[-1] if last else order[0]
     return Result("last" if last else "first", [g.text[row][acol]], [(row, acol)])
+
+
+def _by_time(r: Reading, g: Grid, rows: list[int]) -> list[int]:
+    """The rows in time order when the question is about time ("the first venue of the Asian
+    Games" is the earliest, wherever the file lists it): by the first period column that
+    dates every row, ties in file order; in file order for "listed" / "on the chart"."""
+    if re.search(r"\b(?:listed|list|chart|table|on the|top|bottom)\b", r.text):
+        return rows
+    for j in time_columns(g):
+        keys = [_rank_value(g, i, j) if year_of(g.text[i][j]) is not None else None
+                for i in rows]
+        if all(k is not None for k in keys):
+            return [i for _, i in sorted(zip(keys, rows, strict=True), key=lambda x: x[0])]
+    return _chronological(r, g, rows)
 
 
 def _chronological(r: Reading, g: Grid, rows: list[int]) -> list[int]:
@@ -444,8 +464,8 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
     acol = answer_column(r, g, r.used_cols, named=True)
     if acol is None:
         return None
-    if _COUNT.search(r.text) and not column_numeric(g, acol):
-        return None  # "how many ..." is not answered with a name
+    if _COUNT.search(r.text) and (not column_numeric(g, acol) or len(vals(g, rows, acol)) > 1):
+        return None  # "how many ..." is answered with one number, not a name or a list
     if "how long" in r.text and not _duration_like(g, rows, acol):
         return None  # "how long did he serve?" is not answered with "1981–2007"
     return lookup_rows(g, rows, acol, "lookup")

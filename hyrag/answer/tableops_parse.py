@@ -413,9 +413,11 @@ _NAMING = wordset("name title team club country nation player driver "
 def key_column(g: Grid, avoid: set[int]) -> int | None:
     """The column that names a row: a text column headed like a name ("Name", "Player",
     "Title", "Team") or the first whose values are mostly distinct and not numbers."""
-    for j in range(len(g.cols)):
-        if j not in avoid and header_tokens(g, j) & (_NAMING | KINDS["person"]) \
-                and not column_numeric(g, j):
+    named = [j for j in range(len(g.cols)) if j not in avoid and header_tokens(g, j) & (
+        _NAMING | KINDS["person"]) and not column_numeric(g, j)]
+    for j in named:  # a naming header whose values mostly differ ("Nation" repeating
+        vals = [g.text[i][j] for i in range(g.n_rows) if g.text[i][j]]  # names no row)
+        if vals and len(set(vals)) >= 0.6 * len(vals):
             return j
     best = None
     for j in range(len(g.cols)):
@@ -429,7 +431,7 @@ def key_column(g: Grid, avoid: set[int]) -> int | None:
         if len(set(vals)) >= 0.7 * len(vals):
             return j
         best = j if best is None else best
-    return best
+    return named[0] if named else best
 
 
 @dataclass(frozen=True)

@@ -119,8 +119,16 @@ def select(g: Grid, matches: list[Match], conds: list[Condition],
     for a column a negation reaches, none of them."""
     rows = set(g.body()) | {i for m in matches for i in m.rows}
     by_cols: dict[tuple[int, ...], set[int]] = {}
-    for m in matches:
-        by_cols.setdefault(m.cols, set()).update(m.rows)
+    prev: Match | None = None
+    for m in sorted(matches, key=lambda m: m.start):
+        if prev is not None and prev.cols == m.cols and prev.end == m.start and not (
+                prev.full or m.full) and prev.rows & m.rows:
+            # two runs of one cell's words, side by side ("as of December 31, 2019"): one
+            # value named in two pieces, so both must hold
+            by_cols[m.cols] = (by_cols[m.cols] - prev.rows) | (prev.rows & m.rows)
+        else:
+            by_cols.setdefault(m.cols, set()).update(m.rows)
+        prev = m
     for cols, rs in by_cols.items():
         if cols in negated:
             rows -= rs

@@ -310,3 +310,81 @@ def test_oldest_ranks_by_the_whole_date_and_leads_means_rank_one(tmp_path, medal
     finally:
         kb.close()
     assert _resolve(medals, "what nation leads the medal count?") == "Norway"
+
+
+GAMES_BY_YEAR = """Year,Competition,Venue,Position
+2001,World Championships,"Edmonton, Canada",12th
+2002,Asian Games,"Busan, South Korea",4th
+1998,Asian Games,"Bangkok, Thailand",2nd
+"""
+
+RIFLES = """Nation,Model,Barrel length
+Denmark,Rifle 1889,832
+Denmark,Carbine 1889,610
+Denmark,Rifle 1904,740
+Norway,Krag 1894,760
+"""
+
+
+def test_first_is_earliest_and_rows_are_named_by_a_distinct_column(tmp_path) -> None:
+    """"The first venue for the Asian Games" is the earliest one, wherever the file lists
+    it; "which rifle" is answered from the column that names each row once ("Model"), not
+    from a naming header whose values repeat ("Nation")."""
+    games, rifles = _kb(tmp_path, "games", GAMES_BY_YEAR), _kb(tmp_path, "rifles", RIFLES)
+    try:
+        assert _resolve(games, "what was the first venue for the asian games?") == (
+            "Bangkok, Thailand")
+        assert _resolve(games, "what was the last venue for the asian games?") == (
+            "Busan, South Korea")
+        assert _resolve(rifles, "which rifle has the longest barrel?") == "Rifle 1889"
+    finally:
+        games.close()
+        rifles.close()
+
+
+SECTIONED = """Item,Gross,Amortization,Net
+"June 30, 2019",,,
+Customer relationships,"1,597.6",(498.7),"1,098.9"
+Underlying rights,3.4,(1.5),1.9
+"June 30, 2018",,,
+Customer relationships,"1,580.2",(401.0),"1,179.2"
+Underlying rights,3.1,(1.2),1.9
+"""
+
+ROLLFORWARD = """Awards,Shares,Fair value
+"Nonvested at December 31, 2018","1,187,586",$41.12
+Granted,"473,550",$53.53
+Vested,"(365,223)",$41.83
+"Nonvested at December 31, 2019","1,283,281",$45.40
+"""
+
+STOCK = """Item,Exchange,Shares,Price
+Class A common stock,NYSE,"1,200",$4.10
+Class B common stock,NYSE,800,$3.90
+Preferred stock,OTC,300,$9.00
+"""
+
+
+def test_statements_cut_into_periods_are_not_read_as_lists(tmp_path) -> None:
+    """A table cut into sections by period, or a roll-forward between dated balances, repeats
+    its line items per period: summing or listing its rows mixes the periods."""
+    sec, roll = _kb(tmp_path, "sectioned", SECTIONED), _kb(tmp_path, "roll", ROLLFORWARD)
+    try:
+        assert _resolve(sec, "what was the total amortization for june 30, 2017?") is None
+        assert _resolve(sec, "what is the net of underlying rights?") is None
+        assert _resolve(roll, "what is the number of non-vested shares granted in 2019?") is None
+    finally:
+        sec.close()
+        roll.close()
+
+
+def test_a_count_of_a_column_figure_and_a_value_named_in_pieces(tmp_path, medals) -> None:
+    """"How many common shares ..." asks for the figure in the column "Shares", not for a
+    count of rows; two runs of one cell's words side by side name one value."""
+    kb = _kb(tmp_path, "stock", STOCK)
+    try:
+        assert _resolve(kb, "what is the number of nyse shares?") is None
+        assert _resolve(kb, "what is the price of class b common stock?") == "$3.90"
+    finally:
+        kb.close()
+    assert _resolve(medals, "how many nations won at least 2 bronze medals?") == 3.0
