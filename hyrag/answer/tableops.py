@@ -8,10 +8,15 @@ This module holds those operators, for any typed table a user ingests:
 
 - the grid: the typed table's rows in file order, each cell with its displayed text (the cell
   claim's `value_text`, so "5,000 m" stays "5,000 m") and the claim that cites it;
-- the reading of the question (`tableops_parse`): cell values it names (row filters), columns
-  it names (the answer column, the measure), numeric conditions ("more than 4", "before 1950");
+- the reading of the question (`tableops_parse`, `tableops_read`): cell values it names (row
+  filters, dates, negated values), columns it names (the answer column, the measure), numeric
+  conditions ("more than 4", "before 1950");
 - the operators (`tableops_ops`): lookup, count, sum, average, difference, superlatives and
-  the most frequent value, first / last, previous / next row, "A or B" comparisons.
+  the most frequent value, first / last, previous / next row, "A or B" comparisons, runs of
+  consecutive rows.
+
+A statement cut into periods (section rows, dated balances) is not a list: it is left to the
+line-item reader.
 
 Every answer is computed over cells and commits the cells it read as facts, so drafting, the
 ReverseVerifier, the decision and the audit record are those of every other answer. When the

@@ -1,11 +1,13 @@
 """The operators of `tableops`: one question, one table -> a `Result`, or None (abstain).
 
-The question is read once (`Reading`): the rows its cell values and numeric conditions select,
-the columns it names, the column it asks for. Operators are tried from the most specific cue to
-the least: previous / next row, "A or B", difference, count, superlative or most frequent
-value, first / last, average / total, lookup. An operator returns None when its cue is absent
-or it cannot resolve it (no anchor row, a tie, a column the question does not name); the
-next operator then reads the question, and when none resolves it the engine abstains.
+The question is read once (`Reading`, in `tableops_read`): the rows its cell values and
+numeric conditions select (a "not" excluding them), the columns it names, the column it asks
+for. Operators are tried from the most specific cue to the least: previous / next row, "A or
+B", difference, count, superlative or most frequent value, first / last, average / total,
+lookup; a question about consecutive rows goes to the run operator alone. An operator returns
+None when its cue is absent or it cannot resolve it (no anchor row, a tie, a column the
+question does not name, a cue word it would ignore); the next operator then reads the
+question, and when none resolves it the engine abstains.
 """
 
 from __future__ import annotations
@@ -233,7 +235,9 @@ def op_count(r: Reading, g: Grid) -> Result | None:
             return _sum(g, g.body(), noun, "sum")
         return None
     cond_cols = {c.col for c in r.conds}
-    near = {singular(w) for w in r.q[k:k + 4]}
+    spans = {x for m in r.matches for x in range(m.start, m.end)}
+    near = set() if "times" in r.q[k:k + 2] else {
+        singular(w) for x, w in enumerate(r.q[k:k + 4], start=k) if x not in spans}
     if any(column_numeric(g, j) and not year_column(g, j) and j not in cond_cols
            and header_tokens(g, j) & near for j in range(len(g.cols))):
         return None  # "the number of nonvested shares": a figure of the column "Shares"

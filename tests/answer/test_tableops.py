@@ -384,6 +384,7 @@ def test_a_count_of_a_column_figure_and_a_value_named_in_pieces(tmp_path, medals
     kb = _kb(tmp_path, "stock", STOCK)
     try:
         assert _resolve(kb, "what is the number of nyse shares?") is None
+        assert _resolve(kb, "what are the number of times nyse is listed?") == 2.0
         assert _resolve(kb, "what is the price of class b common stock?") == "$3.90"
     finally:
         kb.close()
