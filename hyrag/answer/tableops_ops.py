@@ -146,11 +146,15 @@ def op_either(r: Reading, g: Grid) -> Result | None:
 
 
 def _pair(r: Reading) -> tuple[Match, Match] | None:
+    """The two values an "A or B" question chooses between: "or" within three words of
+    both, or "A won more or less medals than B" (the "or" is the question's, between them)."""
+    more_or_less = re.search(r"\b(?:more or less|less or more)\b", r.text) is not None
     for x in r.matches:
         for y in r.matches:
             if x.start < y.start and set(x.cols) & set(y.cols):
                 between = r.q[x.end:y.start]
-                if "or" in between and len(between) <= 3:
+                if "or" in between and (len(between) <= 3 or more_or_less and
+                                        len(between) <= 7 and "than" in between):
                     return x, y
     return None
 
@@ -320,7 +324,8 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
     best = (max if d == "desc" else min)(x for _, x in xs)
     win = [i for i, x in xs if x == best]
     if acol is None or acol == mcol or _asks_value(r, g, mcol):
-        return Result("max" if d == "desc" else "min", [g.text[win[0]][mcol]], [(win[0], mcol)])
+        shown = _BRACKET_NOTE.sub("", g.text[win[0]][mcol]) or g.text[win[0]][mcol]
+        return Result("max" if d == "desc" else "min", [shown], [(win[0], mcol)])
     if len(win) > MAX_ROWS_LISTED:
         return None
     return Result("row_max" if d == "desc" else "row_min", vals(g, win, acol),
@@ -341,6 +346,10 @@ def _rank_value(g: Grid, i: int, j: int) -> float | None:
 
 _AGE_WORDS = frozenset({"oldest", "newest", "earliest", "latest", "recent", "older", "newer",
                         "youngest", "younger", "first", "last"})
+
+
+# "10 (4+3+3)": the value ranked is the number; the bracket after it is its breakdown
+_BRACKET_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 def _asks_value(r: Reading, g: Grid, mcol: int) -> bool:

@@ -81,6 +81,7 @@ def test_row_operators(seasons, question: str, expected: object) -> None:
     ("which nation is listed first?", "Norway"),
     ("which nation is listed after kenya?", "Chile"),
     ("which nation came right before chile?", "Kenya"),
+    ("has chile won more or less medals than kenya?", "less"),  # the "or" is the question's
 ])
 def test_comparisons_and_totals(medals, question: str, expected: object) -> None:
     assert _resolve(medals, question) == expected
@@ -258,6 +259,12 @@ Colossus,1944-02,Binary,1943
 ENIAC,1946-07,Decimal,1945
 """
 
+PENALTIES = """Player,Penalties
+Ann Lee,10 (4+3+3)
+Ben Ortiz,6 (3+3)
+Cara Singh,8 (4+4)
+"""
+
 PAIRS = """Match,Team,Points
 A vs B,"Amplistan
 Bestrudia","1
@@ -271,7 +278,8 @@ Dovenia","2
 @pytest.fixture(scope="module")
 def kinds(tmp_path_factory: pytest.TempPathFactory):
     base = tmp_path_factory.mktemp("kinds")
-    kbs = {"computers": _kb(base, "computers", COMPUTERS), "pairs": _kb(base, "pairs", PAIRS)}
+    kbs = {"computers": _kb(base, "computers", COMPUTERS), "pairs": _kb(base, "pairs", PAIRS),
+           "penalties": _kb(base, "penalties", PENALTIES)}
     yield kbs
     for kb in kbs.values():
         kb.close()
@@ -286,6 +294,8 @@ def kinds(tmp_path_factory: pytest.TempPathFactory):
     ("computers", "which computer was built in the oldest year?", "Zuse Z3"),
     # a cell listing several values is not one answer
     ("pairs", "which team had the fewest points?", None),
+    # the largest value is the number ranked, not its bracketed breakdown
+    ("penalties", "what is the largest penalty?", "10"),
 ])
 def test_columns_and_cells_a_question_cannot_mean(kinds, table: str, question: str,
                                                   expected: object) -> None:
