@@ -8,10 +8,15 @@ This module holds those operators, for any typed table a user ingests:
 
 - the grid: the typed table's rows in file order, each cell with its displayed text (the cell
   claim's `value_text`, so "5,000 m" stays "5,000 m") and the claim that cites it;
-- the reading of the question (`tableops_parse`): cell values it names (row filters), columns
-  it names (the answer column, the measure), numeric conditions ("more than 4", "before 1950");
+- the reading of the question (`tableops_parse`, `tableops_read`): cell values it names (row
+  filters, dates, negated values), columns it names (the answer column, the measure), numeric
+  conditions ("more than 4", "before 1950");
 - the operators (`tableops_ops`): lookup, count, sum, average, difference, superlatives and
-  the most frequent value, first / last, previous / next row, "A or B" comparisons.
+  the most frequent value, first / last, previous / next row, "A or B" comparisons, runs of
+  consecutive rows.
+
+A statement cut into periods (section rows, dated balances) is not a list: it is left to the
+line-item reader.
 
 Every answer is computed over cells and commits the cells it read as facts, so drafting, the
 ReverseVerifier, the decision and the audit record are those of every other answer. When the
@@ -73,6 +78,31 @@ class Grid:
         self.memo["body"] = out
         return out
 
+    def period_sections(self) -> bool:
+        """Whether the table is cut into sections by period: a row holding nothing but a date
+        or year in its label column ("June 30, 2018", "As at 31 December 2018", "2018:"),
+        or a label column headed by one ("Year Ended December 31, 2019"). Each section
+        repeats the same line items for another period — a statement the line-item reader
+        reads; a row operator here would mix the periods ("the total accumulated
+        amortization for June 30, 2017" summed over every section). A roll-forward, whose
+        balance rows are dated ("Nonvested at January 1, 2017" ... "Granted" ...), is one too."""
+        if "sections" in self.memo:
+            return self.memo["sections"]
+        year = re.compile(r"\b(?:19|20)\d{2}\b")
+        label = next((j for j in range(len(self.cols)) if self.roles[j] != "numeric"), None)
+        found = label is not None and bool(year.search(self.headers[label] or "")) and any(
+            self.roles[j] == "numeric" for j in range(len(self.cols)))
+        balances = 0  # "Nonvested at January 1, 2017", "Balance as of December 31, 2018"
+        for i in range(self.n_rows if label is not None and not found else 0):
+            cells = [t for t in self.text[i] if t and t.strip()]
+            if len(cells) == 1 and self.text[i][label] == cells[0] and year.search(cells[0]) \
+                    and len(cells[0].split()) <= 6:
+                found = True
+                break
+            balances += bool(_BALANCE.search(self.text[i][label] or ""))
+        self.memo["sections"] = found or balances >= 2
+        return self.memo["sections"]
+
     def _sums_above(self, i: int, rows: list[int]) -> bool:
         """Row i's numbers are the sums of `rows` in at least two numeric columns, and none of
         its text cells names anything."""
@@ -92,6 +122,8 @@ class Grid:
         return hits >= 2
 
 
+_BALANCE = re.compile(r"\b(?:as of|as at|at|balance|beginning of|end of)\b.*\b(?:19|20)\d{2}\b",
+                      re.I)
 _CLAIM_COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '') AS scale, "
                "coalesce(unit, '') AS unit, time_key, text, locator, coalesce(file, '') AS file, "
                "coalesce(table_name, '') AS table_name, conf_base, value_base")
@@ -251,6 +283,8 @@ def _agrees(claims: list[dict], row: list[object], hpos: dict[str, int],
         if j is None:
             continue
         v = row[j]
+        if v is None and (c["value_text"] or "").strip():
+            return False  # the claim states a value where this row's cell is empty
         if numeric[j] and isinstance(v, (int, float)) and c["value_num"] is not None:
             if abs(float(v) - float(c["value_num"])) > 1e-6 * max(1.0, abs(float(v))):
                 return False
@@ -285,6 +319,8 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: 
         return None
     found = []
     for g in grids:
+        if g.period_sections():
+            continue  # a statement cut into periods: the line-item reader's, not a list
         out = tableops_ops.answer(question, g)
         if out is not None and _holds_entities(parsed, out[2], g):
             found.append((out[1], g, out[0], out[2]))

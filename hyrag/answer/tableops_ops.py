@@ -1,11 +1,13 @@
 """The operators of `tableops`: one question, one table -> a `Result`, or None (abstain).
 
-The question is read once (`Reading`): the rows its cell values and numeric conditions select,
-the columns it names, the column it asks for. Operators are tried from the most specific cue to
-the least: previous / next row, "A or B", difference, count, superlative or most frequent
-value, first / last, average / total, lookup. An operator returns None when its cue is absent
-or it cannot resolve it (no anchor row, a tie, a column the question does not name); the
-next operator then reads the question, and when none resolves it the engine abstains.
+The question is read once (`Reading`, in `tableops_read`): the rows its cell values and
+numeric conditions select (a "not" excluding them), the columns it names, the column it asks
+for. Operators are tried from the most specific cue to the least: previous / next row, "A or
+B", difference, count, superlative or most frequent value, first / last, average / total,
+lookup; a question about consecutive rows goes to the run operator alone. An operator returns
+None when its cue is absent or it cannot resolve it (no anchor row, a tie, a column the
+question does not name, a cue word it would ignore); the next operator then reads the
+question, and when none resolves it the engine abstains.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import replace
 
 from hyrag.answer.tableops import Grid, Result
 from hyrag.answer.tableops_parse import (
@@ -21,171 +23,33 @@ from hyrag.answer.tableops_parse import (
     MAXWORDS,
     MINWORDS,
     RANKWORDS,
-    STOP,
-    Condition,
+    TOPWORDS,
     Match,
     cell_number,
     column_mentions,
     column_numeric,
     header_tokens,
-    key_column,
-    kind_columns,
-    match_values,
-    numeric_conditions,
     singular,
     time_columns,
-    tokens,
     year_column,
     year_of,
 )
+from hyrag.answer.tableops_read import (
+    MAX_ROWS_LISTED,
+    WH,
+    Reading,
+    answer_column,
+    direction,
+    header_after,
+    lookup_rows,
+    measure_column,
+    named_column,
+    read,
+    select,
+    vals,
+)
 
-_WH = ("which", "what", "who", "whom", "when", "where", "whose", "name")
-_MAX_ROWS_LISTED = 10
-
-
-@dataclass
-class Reading:
-    raw: str  # the question as asked (lower case)
-    q: list[str]
-    text: str
-    matches: list[Match]
-    conds: list[Condition]
-    mentions: dict[int, float]
-    used_cols: set[int]
-    rows: list[int]  # rows every match and condition selects, in file order
-
-
-def read(question: str, g: Grid, *, exclude: Match | None = None) -> Reading:
-    q = tokens(question)
-    text = " ".join(q)
-    conds = numeric_conditions(text, q, g)
-    blocked = {k for c in conds for k in range(*c.span)}
-    matches = match_values(q, g, blocked)
-    wh = next((k for k, w in enumerate(q) if w in _WH), None)
-    if wh is not None:  # "which locomotive", "which is the first city": the rows' noun
-        lead = wh + 1
-        while lead < len(q) and q[lead] in STOP:
-            lead += 1
-        matches = [m for m in matches if m.full or m.start != lead]
-    if exclude is not None:
-        matches = [m for m in matches if m != exclude]
-    spans = blocked | {k for m in matches for k in range(m.start, m.end)}
-    mentions = column_mentions(q, g, spans)
-    used = {j for m in matches for j in m.cols} | {c.col for c in conds}
-    return Reading(question.lower(), q, text, matches, conds, mentions, used,
-                   select(g, matches, conds))
-
-
-def cond_value(g: Grid, i: int, c: Condition) -> float | None:
-    if 1000 <= c.value <= 2100 and c.col in time_columns(g):
-        return year_of(g.text[i][c.col])
-    return cell_number(g, i, c.col)
-
-
-def select(g: Grid, matches: list[Match], conds: list[Condition]) -> list[int]:
-    """Rows satisfying every condition and, per column, any of the values named in it."""
-    rows = set(g.body()) | {i for m in matches for i in m.rows}
-    by_cols: dict[tuple[int, ...], set[int]] = {}
-    for m in matches:
-        by_cols.setdefault(m.cols, set()).update(m.rows)
-    for rs in by_cols.values():
-        rows &= rs
-    for c in conds:
-        rows = {i for i in rows if c.test(cond_value(g, i, c))}
-    return sorted(rows)
-
-
-def _header_after(r: Reading, g: Grid, start: int, avoid: set[int]) -> int | None:
-    """The column a noun right after position `start` names ("which team", "what year")."""
-    for k in range(start, min(start + 5, len(r.q))):
-        w = singular(r.q[k])
-        if any(m.start <= k < m.end for m in r.matches):
-            return None
-        cands = [j for j in range(len(g.cols)) if w in header_tokens(g, j) and j not in avoid]
-        if cands:
-            return max(cands, key=lambda j: (r.mentions.get(j, 0), -j))
-        if w not in STOP or w in MAXWORDS or w in MINWORDS:
-            return None  # the noun after "largest" is what is ranked, not what is asked
-    return None
-
-
-def answer_column(r: Reading, g: Grid, avoid: set[int], *, named: bool = False) -> int | None:
-    """The column the question asks for: the header after its question word, else the kind of
-    column the question word asks for, else a column it names, else the row's key column —
-    unless `named` (a "what was ..." lookup must name what it asks for)."""
-    wh = next((k for k, w in enumerate(r.q) if w in _WH), None)
-    if wh is not None:
-        j = _header_after(r, g, wh + 1, avoid)
-        if j is not None:
-            return j
-        if named and _header_after(r, g, wh + 1, set()) in avoid:
-            return None  # "which team ... riverton hawks": it asks for the column it filters
-        w = r.q[wh]
-        nxt = r.q[wh + 1] if wh + 1 < len(r.q) else ""
-        kind = ("person" if w in ("who", "whom", "whose") else "time" if w == "when" or (
-            nxt in ("year", "season", "date")) else "place" if w == "where" else None)
-        if kind:
-            cols = [j for j in (time_columns(g) if kind == "time" else kind_columns(g, kind))
-                    if j not in avoid]
-            if cols:
-                return cols[0]
-    if "how long" in r.text:
-        cols = [j for j in kind_columns(g, "duration") if j not in avoid]
-        if cols:
-            return cols[0]
-    cands = sorted((s, -j) for j, s in r.mentions.items() if j not in avoid)
-    if cands:
-        return -cands[-1][1]
-    if named and not (wh is not None and r.q[wh] in ("who", "whom", "which", "name")):
-        return None
-    return key_column(g, avoid)
-
-
-def measure_column(r: Reading, g: Grid, avoid: set[int]) -> int | None:
-    """The numeric column a superlative, comparison or sum is over: one the question names
-    (the nearest after the cue word first), else the one its comparative word measures."""
-    nums = [j for j in range(len(g.cols)) if j not in avoid and column_numeric(g, j)]
-    named = [j for j in nums if j in r.mentions]
-    if named:
-        return max(named, key=lambda j: (r.mentions[j], -j))
-    for w in r.q:
-        spec = COMPARATIVES.get(w)
-        if spec and spec[0]:
-            hit = [j for j in nums if header_tokens(g, j) & spec[0]]
-            if hit:
-                return hit[0]
-    return None
-
-
-def _direction(r: Reading, g: Grid, col: int) -> str | None:
-    ws = set(r.q)
-    asc = bool(ws & MINWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "asc" for w in ws
-                                     if w not in MAXWORDS)
-    desc = bool(ws & MAXWORDS) or any(COMPARATIVES.get(w, ("", ""))[1] == "desc" for w in ws)
-    if header_tokens(g, col) & RANKWORDS and ws & {"top", "best", "highest", "better"}:
-        return "asc"  # rank 1 is the top
-    if ws & {"oldest", "earliest", "older"} and col in time_columns(g):
-        return "asc"
-    if asc == desc:
-        return None
-    return "asc" if asc else "desc"
-
-
-def _vals(g: Grid, rows: list[int], col: int) -> list[str]:
-    out: list[str] = []
-    for i in rows:
-        t = g.text[i][col]
-        if t and t not in out:
-            out.append(t)
-    return out
-
-
-def _lookup(g: Grid, rows: list[int], col: int, op: str) -> Result | None:
-    vals = _vals(g, rows, col)
-    if not vals or len(vals) > _MAX_ROWS_LISTED:
-        return None
-    return Result(op, vals, [(i, col) for i in rows if g.text[i][col]][:_MAX_ROWS_LISTED])
-
+__all__ = ["OPERATORS", "Reading", "answer", "read", "select"]
 
 # -- operators --------------------------------------------------------------------------------
 _NEIGHBOUR = re.compile(
@@ -194,11 +58,15 @@ _NEIGHBOUR = re.compile(
 
 
 def op_neighbour(r: Reading, g: Grid) -> Result | None:
-    """The row before or after the row a named value is in ("who came after X")."""
+    """The row before or after the row a named value is in ("who came after X"); with "A or
+    B" ("was the next game home or away?") the one of the two that row holds."""
+    if "how long" in r.text or "how many" in r.text:
+        return None  # a span of time or a count, not the next row's cell
+    choice = _pair(r)
     for m in _NEIGHBOUR.finditer(r.text):
         k = len(r.text[:m.end()].split())
         target = next((x for x in r.matches if k <= x.start <= k + 2), None)
-        if target is None:
+        if target is None or choice and target in choice:
             continue
         if set(r.q) & (MAXWORDS | MINWORDS) - {"top"}:
             return None  # "the best position after the 1996 games": a filter, not a neighbour
@@ -211,7 +79,8 @@ def op_neighbour(r: Reading, g: Grid) -> Result | None:
             if x.start == joined[-1].end + 1 and r.q[joined[-1].end] == "and" \
                     and set(x.cols) & set(target.cols):
                 joined.append(x)
-        others = [x for x in r.matches if x not in joined]
+        others = [x for x in r.matches if x not in joined and not (choice and x in choice)
+                  and not set(x.cols) & set(target.cols)]  # "what property comes before X"
         pool = select(g, others, r.conds) if (others or r.conds) else g.body()
         anchor_rows = sorted(set().union(*(x.rows for x in joined))) if len(joined) > 1 \
             else sorted(target.rows)
@@ -228,10 +97,17 @@ def op_neighbour(r: Reading, g: Grid) -> Result | None:
         if not 0 <= pos < len(ordered):
             return None
         row = ordered[pos]
-        col = answer_column(r, g, set())
+        if choice is not None:
+            a, b = choice
+            hit = [x for x in (a, b) if row in x.rows and set(x.cols) == set(a.cols)]
+            if len(hit) != 1:
+                return None  # the row holds neither (or both): not one of the two
+            col = hit[0].cols[0]
+            return Result("neighbour", [g.text[row][col]], [(row, col), (anchor, target.cols[0])])
+        col = answer_column(r, g, set()) if named_column(r, g) is not None else None
         if col is None or r.q[0] in ("who", "which") and col not in target.cols and not (
                 r.mentions.get(col)):
-            col = target.cols[0]
+            col = target.cols[0]  # "what came after X": X's own column, the next row's value
         if "next" in r.q and col in r.used_cols and col not in target.cols:
             col = target.cols[0]
         return Result("neighbour", [g.text[row][col]], [(row, col), (anchor, target.cols[0])])
@@ -263,18 +139,22 @@ def op_either(r: Reading, g: Grid) -> Result | None:
         return None
     if more_or_less:
         return Result("compare", ["more" if va > vb else "less"], [(ia, mcol), (ib, mcol)])
-    d = _direction(r, g, mcol) or "desc"
+    d = direction(r, g, mcol) or "desc"
     win = (ia, a) if (va > vb) == (d == "desc") else (ib, b)
     col = win[1].cols[0]
     return Result("compare", [g.text[win[0]][col]], [(win[0], col), (ia, mcol), (ib, mcol)])
 
 
 def _pair(r: Reading) -> tuple[Match, Match] | None:
+    """The two values an "A or B" question chooses between: "or" within three words of
+    both, or "A won more or less medals than B" (the "or" is the question's, between them)."""
+    more_or_less = re.search(r"\b(?:more or less|less or more)\b", r.text) is not None
     for x in r.matches:
         for y in r.matches:
             if x.start < y.start and set(x.cols) & set(y.cols):
                 between = r.q[x.end:y.start]
-                if "or" in between and len(between) <= 3:
+                if "or" in between and (len(between) <= 3 or more_or_less and
+                                        len(between) <= 7 and "than" in between):
                     return x, y
     return None
 
@@ -345,10 +225,12 @@ def op_count(r: Reading, g: Grid) -> Result | None:
     m = _COUNT.search(r.text)
     if not m:
         return None
-    if set(r.q) & (MAXWORDS | MINWORDS) and "how many" not in r.text:
+    if r.says(MAXWORDS | MINWORDS) and "how many" not in r.text:
         return None  # "the least number of caps": a superlative, not a count
+    if r.says(_RUN):
+        return None  # "how many consecutive games": a run of rows, not every row
     k = len(r.text[:m.end()].split())
-    noun = _header_after(r, g, k, set())
+    noun = header_after(r, g, k, set())
     if noun is not None and column_numeric(g, noun) and not year_column(g, noun) \
             and noun not in {c.col for c in r.conds} and "times" not in r.q[k:k + 2]:
         if r.matches or r.conds:
@@ -356,11 +238,21 @@ def op_count(r: Reading, g: Grid) -> Result | None:
         if re.search(r"\btotal\b|\ball\b|\bawarded\b|\bwon\b", r.text):
             return _sum(g, g.body(), noun, "sum")
         return None
+    cond_cols = {c.col for c in r.conds}
+    spans = {x for m in r.matches for x in range(m.start, m.end)}
+    near = set() if "times" in r.q[k:k + 2] else {
+        singular(w) for x, w in enumerate(r.q[k:k + 4], start=k) if x not in spans}
+    if any(column_numeric(g, j) and not year_column(g, j) and j not in cond_cols
+           and header_tokens(g, j) & near for j in range(len(g.cols))):
+        return None  # "the number of nonvested shares": a figure of the column "Shares"
     if not r.matches and not r.conds and not _ALL.search(r.text):
         return None
     rows = r.rows
     if not rows and not (r.matches or r.conds):
         return None
+    if len(rows) == 1 and r.matches and not r.conds and not r.negated and all(
+            _names_rows(g, m.cols[0]) for m in r.matches):
+        return None  # "the number of days of the Denver Open": a figure of that one row
     prefer = sorted(r.used_cols) + [j for j in range(len(g.cols)) if j not in r.used_cols]
     cells = [(i, _counted_cell(g, i, prefer)) for i in rows]
     return Result("count", [float(len(rows))], [], ("count", f"count of {len(rows)} rows"),
@@ -393,7 +285,7 @@ def _sum(g: Grid, rows: list[int], col: int, name: str) -> Result | None:
 
 
 def op_superlative(r: Reading, g: Grid) -> Result | None:
-    ws = set(r.q)
+    ws = set(r.free)  # "Best Actress in a Play" names a row; "at most 80" is a bound
     cue = ws & (MAXWORDS | MINWORDS | {w for w in COMPARATIVES if w.endswith("est")})
     if not cue or ws & {"first", "last"} and not ws & (MAXWORDS - {"top"}) - {"latest"}:
         return None
@@ -401,10 +293,10 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
             r"\btop of\b|\bat the top\b|\btop (?:place|one|entry)\b", r.text):
         return None  # "at the top of the chart": the first row
     rows = r.rows if (r.matches or r.conds) else g.body()
-    wh = next((k for k, w in enumerate(r.q) if w in _WH), None)
-    asked = _header_after(r, g, wh + 1, set()) if wh is not None else None
+    wh = next((k for k, w in enumerate(r.q) if w in WH), None)
+    asked = header_after(r, g, wh + 1, set()) if wh is not None else None
     at = min(k for k, w in enumerate(r.q) if w in cue)
-    named = _header_after(r, g, at + 1, {asked} if asked is not None else set())
+    named = header_after(r, g, at + 1, {asked} if asked is not None else set())
     if named is not None and (not column_numeric(g, named) or year_column(g, named)) \
             and ws & {"most", "least", "fewest"}:
         return _mode(r, g, rows, asked if asked is not None else answer_column(
@@ -418,23 +310,46 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
     if mcol is None:
         ranks = [j for j in range(len(g.cols)) if header_tokens(g, j) & RANKWORDS
                  and column_numeric(g, j)]
-        if ranks and ws & {"top", "best", "highest", "ranked"} and not ws & {"most", "least"}:
+        if ranks and ws & TOPWORDS and not ws & {"most", "least"}:
             mcol = ranks[0]
     if mcol is None:
         return _mode(r, g, rows, acol) if ws & {"most", "least", "fewest"} else None
-    d = _direction(r, g, mcol)
-    xs = [(i, cell_number(g, i, mcol)) for i in rows]
+    if year_column(g, mcol) and not ws & _AGE_WORDS:
+        return None  # "the most albums released in one year" does not rank the years
+    d = direction(r, g, mcol)
+    xs = [(i, _rank_value(g, i, mcol)) for i in rows]
     xs = [(i, x) for i, x in xs if x is not None]
     if d is None or not xs:
         return None
     best = (max if d == "desc" else min)(x for _, x in xs)
     win = [i for i, x in xs if x == best]
     if acol is None or acol == mcol or _asks_value(r, g, mcol):
-        return Result("max" if d == "desc" else "min", [g.text[win[0]][mcol]], [(win[0], mcol)])
-    if len(win) > _MAX_ROWS_LISTED:
+        shown = _BRACKET_NOTE.sub("", g.text[win[0]][mcol]) or g.text[win[0]][mcol]
+        return Result("max" if d == "desc" else "min", [shown], [(win[0], mcol)])
+    if len(win) > MAX_ROWS_LISTED:
         return None
-    return Result("row_max" if d == "desc" else "row_min", _vals(g, win, acol),
+    return Result("row_max" if d == "desc" else "row_min", vals(g, win, acol),
                   [(i, acol) for i in win] + [(i, mcol) for i in win])
+
+
+def _rank_value(g: Grid, i: int, j: int) -> float | None:
+    """The number a superlative ranks a cell by; a date by its day ("1983-03" before
+    "1983-08"), which its leading year alone would tie."""
+    v = g.values[i][j]
+    if hasattr(v, "toordinal"):
+        return float(v.toordinal())
+    m = re.fullmatch(r"\s*(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\s*", g.text[i][j] or "")
+    if m:
+        return int(m.group(1)) * 400.0 + int(m.group(2)) * 32 + int(m.group(3) or 0)
+    return cell_number(g, i, j)
+
+
+_AGE_WORDS = frozenset({"oldest", "newest", "earliest", "latest", "recent", "older", "newer",
+                        "youngest", "younger", "first", "last"})
+
+
+# "10 (4+3+3)": the value ranked is the number; the bracket after it is its breakdown
+_BRACKET_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 def _asks_value(r: Reading, g: Grid, mcol: int) -> bool:
@@ -445,8 +360,11 @@ def _asks_value(r: Reading, g: Grid, mcol: int) -> bool:
 
 def _mode(r: Reading, g: Grid, rows: list[int], col: int | None) -> Result | None:
     """"Which driver appears the most?": the value the most rows hold."""
-    if col is None or not rows:
-        return None
+    if col is None or not rows or "recent" in r.q:
+        return None  # "the most recent source": a time, not a frequency
+    if col in time_columns(g) and not r.says(frozenset(("when", "year", "years", "date",
+                                                          "season", "seasons"))):
+        return None  # "which team did they play the most" is not counted per date
     cnt = Counter(g.text[i][col] for i in rows if g.text[i][col])
     if len(cnt) < 2:
         return None
@@ -464,6 +382,8 @@ _FIRST = re.compile(r"\b(first|last|earliest|latest|final|top|bottom|most recent
 
 def op_first_last(r: Reading, g: Grid) -> Result | None:
     m = _FIRST.search(r.text)
+    if m and not r.says({m.group(1).split()[0]}):
+        return None  # "First Division", "Top 30": a cell value, not the first row
     if not m or re.search(rf"\b{m.group(1)}-\w", r.raw):
         return None  # "first-year retention": a compound, not the first row
     word = m.group(1)
@@ -475,17 +395,34 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
         return None
     last = word in ("last", "latest", "final", "bottom", "most recent", "end")
     rows = r.rows if (r.matches or r.conds) else g.body()
-    if not rows:
-        return None
-    acol = answer_column(r, g, r.used_cols)
+    if len(rows) < 2 and not r.conds:
+        return None  # one row named: the first or last of something it does not list
+    cue = len(r.text[:m.start()].split())  # "the first computer" does not name "First flight"
+    held = {cue} | {k for x in r.matches for k in range(x.start, x.end)} | {
+        k for c in r.conds for k in range(*c.span)}
+    acol = answer_column(replace(r, mentions=column_mentions(r.q, g, held)), g, r.used_cols)
     if acol is None:
         return None
     if re.search(r"\balphabetic", r.text):
         order = sorted(rows, key=lambda i: g.text[i][acol].lower())
     else:
-        order = _chronological(r, g, rows)
+        order = _by_time(r, g, rows)
     row = order[-1] if last else order[0]
     return Result("last" if last else "first", [g.text[row][acol]], [(row, acol)])
+
+
+def _by_time(r: Reading, g: Grid, rows: list[int]) -> list[int]:
+    """The rows in time order when the question is about time ("the first venue of the Asian
+    Games" is the earliest, wherever the file lists it): by the first period column that
+    dates every row, ties in file order; in file order for "listed" / "on the chart"."""
+    if re.search(r"\b(?:listed|list|chart|table|on the|top|bottom)\b", r.text):
+        return rows
+    for j in time_columns(g):
+        keys = [_rank_value(g, i, j) if year_of(g.text[i][j]) is not None else None
+                for i in rows]
+        if all(k is not None for k in keys):
+            return [i for _, i in sorted(zip(keys, rows, strict=True), key=lambda x: x[0])]
+    return _chronological(r, g, rows)
 
 
 def _chronological(r: Reading, g: Grid, rows: list[int]) -> list[int]:
@@ -506,7 +443,7 @@ def op_aggregate(r: Reading, g: Grid) -> Result | None:
         return None
     name = "mean" if m.group(1) in ("average", "mean") else "sum"
     k = len(r.text[:m.end()].split())
-    mcol = _header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"
+    mcol = header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"
     if mcol is None or not column_numeric(g, mcol):
         return None
     rows = r.rows if (r.matches or r.conds) else g.body()
@@ -517,14 +454,14 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
     same = re.search(r"\bsame (\w+(?: \w+)?) as\b", r.text)
     if same and r.matches:
         k = len(r.text[:same.start()].split()) + 1
-        scol = _header_after(r, g, k, set())
+        scol = header_after(r, g, k, set())
         anchor = r.matches[-1]
         if scol is None or len(anchor.rows) != 1:
             return None
         i0 = next(iter(anchor.rows))
         rows = [i for i in range(g.n_rows) if i != i0 and g.text[i][scol] == g.text[i0][scol]]
         acol = anchor.cols[0]
-        return _lookup(g, rows, acol, "same") if rows else None
+        return lookup_rows(g, rows, acol, "same") if rows else None
     if not r.matches and not r.conds:
         return None
     excl = re.search(r"\b(?:other than|besides|except|apart from|aside from)\b", r.text)
@@ -535,12 +472,77 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
         if ex is not None:
             rr = read(r.text, g, exclude=ex)
             rows = [i for i in rr.rows if i not in ex.rows] if (rr.matches or rr.conds) else []
-    if not rows:
+    if not rows or _unread_cue(r):
         return None
     acol = answer_column(r, g, r.used_cols, named=True)
     if acol is None:
         return None
-    return _lookup(g, rows, acol, "lookup")
+    if _COUNT.search(r.text) and (not column_numeric(g, acol) or len(vals(g, rows, acol)) > 1):
+        return None  # "how many ..." is answered with one number, not a name or a list
+    if "how long" in r.text and not _duration_like(g, rows, acol):
+        return None  # "how long did he serve?" is not answered with "1981–2007"
+    return lookup_rows(g, rows, acol, "lookup")
+
+
+_CUES = (MAXWORDS | MINWORDS | frozenset(COMPARATIVES) | frozenset(
+    {"first", "last", "before", "after", "previous", "next", "following", "preceding",
+     "earliest", "latest", "final", "consecutive", "straight", "row"})) - {"top"}
+
+
+def _unread_cue(r: Reading) -> bool:
+    """A word asking for a ranking, an order or a comparison that the lookup would ignore:
+    "which ship in Auckland had the fastest speed" is not every ship in Auckland, and "the
+    award won just before X" is not X's own row. Words inside a cell value or a condition
+    ("First Division", "more than 4") do not count."""
+    return r.says(_CUES)
+
+
+def _duration_like(g: Grid, rows: list[int], col: int) -> bool:
+    """Cells that state a length of time ("2:23:08", "7 years", "26 days"), not a date."""
+    out = [g.text[i][col] for i in rows]
+    return bool(out) and all(re.fullmatch(
+        r"\s*(?:\d+:\d{2}(?::\d{2})?(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:years?|yrs?|months?|weeks?|"
+        r"days?|hours?|hrs?|minutes?|mins?|seconds?|secs?|h|m|s))\s*", t, re.I) for t in out)
+
+
+def _names_rows(g: Grid, j: int) -> bool:
+    """The column that names the rows (the first text column: "Event", "Nation") or a period
+    column: one row of it named in a count question is the row whose figure is asked for. A
+    value of another column ("Winner: Sergio Garcia") may well be held by one row only."""
+    first = next((k for k in range(len(g.cols)) if not column_numeric(g, k)), None)
+    return j == first or j in time_columns(g)
+
+
+_RUN = frozenset({"consecutive", "straight", "successive", "running"})
+
+
+def op_run(r: Reading, g: Grid) -> Result | None:
+    """"How many consecutive games did she score in?": the longest run of adjacent rows, in
+    the table's order, that the named values select. Conditions and a named period ("during
+    the 2013 season") choose the rows the run is counted among, so a row outside them breaks
+    no run. Only the length is answered; "which ... consecutive" declines."""
+    if not (_COUNT.search(r.text) or r.says(frozenset({"longest", "most", "largest"}))) or (
+            r.q and r.q[0] in ("which", "who", "what") and not r.says(frozenset({"number"}))):
+        return None
+    periods = set(time_columns(g))
+    subject = [m for m in r.matches if not set(m.cols) & periods]
+    if not subject:
+        return None
+    pool = select(g, [m for m in r.matches if m not in subject], r.conds, r.negated)
+    hits = set(select(g, subject, [], r.negated))
+    best: list[int] = []
+    run: list[int] = []
+    for i in pool:
+        run = [*run, i] if i in hits else []
+        if len(run) > len(best):
+            best = run
+    if len(best) < 2:
+        return None  # one row is no run of consecutive ones
+    cols = sorted({j for m in subject for j in m.cols})
+    prefer = cols + [j for j in range(len(g.cols)) if j not in cols]
+    cells = [(i, _counted_cell(g, i, prefer)) for i in best]
+    return Result("count", [float(len(best))], [], ("count", f"count of {len(best)} rows"),
+                  cells)
 
 
 OPERATORS = (op_neighbour, op_either, op_difference, op_count, op_superlative, op_first_last,
@@ -551,11 +553,17 @@ def answer(question: str, g: Grid) -> tuple[Result, float, Reading] | None:
     """The first operator's result and how strongly the question reads onto this table (the
     words its cell values and column names explain), to choose among several tables."""
     r = read(question, g)
-    for op in OPERATORS:
+    if r.loose_negation:
+        return None  # a "not" it cannot apply: every operator would ignore it
+    for op in (op_run,) if r.says(_RUN) else OPERATORS:
+        if r.negated and op in (op_neighbour, op_either, op_difference):
+            continue  # these read the named rows themselves, which the negation excludes
         res = op(r, g)
         if res is not None:
             if not res.answer or any(v in ("", None) for v in res.answer):
                 return None
+            if any("\n" in v for v in res.answer if isinstance(v, str)):
+                return None  # a cell listing several values: which one is asked is unclear
             strength = sum((m.end - m.start) * (1.0 if m.full else 0.5) for m in r.matches)
             return res, strength + sum(r.mentions.values()) + 0.5 * len(r.conds), r
     return None

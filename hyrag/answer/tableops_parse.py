@@ -149,8 +149,9 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
     is the whole cell ("bc lions"); a partial one is a distinctive run of a longer cell's words
     ("crettyard" for "Crettyard GAA", "may 2010" for "12 May 2010" gives two)."""
     full, part = _value_index(g)
-    found: list[Match] = []
-    used = set(blocked)
+    heads = set().union(*(header_tokens(g, j) for j in range(len(g.cols))))
+    found: list[Match] = _date_matches(q, g, blocked)
+    used = set(blocked) | {k for m in found for k in range(m.start, m.end)}
     n = len(q)
     for size in range(min(10, n), 0, -1):
         for s in range(0, n - size + 1):
@@ -160,18 +161,73 @@ def match_values(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
             run = q[s:s + size]
             if size == 1 and (run[0] in _OPWORDS or (run[0].isdigit() and len(run[0]) < 3)):
                 continue
-            hit = full.get(_compact(run))
+            one = [*run[:-1], singular(run[-1])]  # "unionists" names "Unionist"
+            if one == run or singular(run[-1]) in heads:
+                one = run  # "plugs" of the header "IEC World Plugs" names the column
+            hit = full.get(_compact(run)) or full.get(_compact(one))
             is_full = hit is not None
             if hit is None:
-                hit = _partial(part.get(" ".join(run)), q, s, s + size)
+                hit = _partial(part.get(" ".join(run)) or part.get(" ".join(one)), q, s,
+                               s + size)
                 if not hit or (sum(len(r) for r in hit.values()) > max(3, g.n_rows // 2)
-                               and not run[0].isdigit()):
-                    continue  # a word most rows share names no row (a year may)
+                               and not run[0].isdigit() and run[0] not in _MONTH_NAMES):
+                    continue  # a word most rows share names no row (a year or month may)
             rows = frozenset().union(*hit.values())
             found.append(Match(s, s + size, tuple(sorted(hit)), rows, is_full, " ".join(run)))
             used |= span
     found.sort(key=lambda m: m.start)
     return found
+
+
+_MONTHS = {m: i for i, ms in enumerate((
+    "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
+    "august aug", "september sep sept", "october oct", "november nov", "december dec"),
+    start=1) for m in ms.split()}
+_MONTH_NAMES = wordset("january february march april may june july august september october "
+                       "november december")
+
+
+def _date_matches(q: list[str], g: Grid, blocked: set[int]) -> list[Match]:
+    """Dates the question names ("6 february 1922", "may 2010", "november of 1992", "in
+    january") matched against a column of typed dates, which the typed table stores as
+    dates, not as the words the file wrote. A month alone must be spelled out and not be
+    "may" or "march" (a verb as often as a month)."""
+    cols = [j for j in range(len(g.cols)) if any(hasattr(v[j], "month") and hasattr(
+        v[j], "year") for v in g.values[:50])]
+    if not cols:
+        return []
+    out: list[Match] = []
+    used = set(blocked)
+    for k, w in enumerate(q):
+        mon = _MONTHS.get(w)
+        if mon is None or k in used:
+            continue
+        s, e = k, k + 1
+        day = year = None
+        if k and q[k - 1].isdigit() and len(q[k - 1]) <= 2:
+            s, day = k - 1, int(q[k - 1])
+        elif e < len(q) and q[e].isdigit() and len(q[e]) <= 2:
+            day, e = int(q[e]), e + 1
+        if e < len(q) and q[e] == "of" and e + 1 < len(q) and len(q[e + 1]) == 4:
+            e += 1
+        if e < len(q) and q[e].isdigit() and len(q[e]) == 4:
+            year, e = int(q[e]), e + 1
+        if day is None and year is None and (w not in _MONTH_NAMES or w in ("may", "march")):
+            continue
+        if used & set(range(s, e)):
+            continue
+        for j in cols:
+            rows = frozenset(i for i in range(g.n_rows) if _on(g.values[i][j], day, mon, year))
+            if rows:
+                out.append(Match(s, e, (j,), rows, True, " ".join(q[s:e])))
+                used |= set(range(s, e))
+                break
+    return out
+
+
+def _on(v: object, day: int | None, mon: int, year: int | None) -> bool:
+    return hasattr(v, "month") and v.month == mon and (day is None or v.day == day) and (
+        year is None or v.year == year)
 
 
 def _value_index(g: Grid) -> tuple[dict, dict]:
@@ -185,25 +241,45 @@ def _value_index(g: Grid) -> tuple[dict, dict]:
     head_phrases = {_compact(tokens(h)) for h in g.headers}  # "in service" names a column
     for j in range(len(g.cols)):
         for i in range(g.n_rows):
-            ts = tokens(g.text[i][j])
-            if not ts or len(ts) > 12:
-                continue
-            if all(t.isdigit() for t in ts) and not _year_like(g, j, ts) and not (
-                    g.roles[j] == "time" and any(len(t) == 4 for t in ts)):
-                continue  # a bare number names no row; a date ("1944-04-21") may
-            if _compact(ts) not in head_phrases:
-                full.setdefault(_compact(ts), {}).setdefault(j, set()).add(i)
-            for n in range(1, min(4, len(ts))):
-                for k in range(len(ts) - n + 1):
-                    run = ts[k:k + n]
-                    if all(w in _OPWORDS or singular(w) in head_words for w in run):
-                        continue
-                    if n == 1 and (len(run[0]) < 3 or (run[0].isdigit() and len(run[0]) != 4)):
-                        continue
-                    nb = (ts[k - 1] if k else "", ts[k + n] if k + n < len(ts) else "")
-                    part.setdefault(" ".join(run), {}).setdefault(j, {}).setdefault(i, nb)
+            cell = g.text[i][j] or ""
+            lines = [x for x in cell.split("\n") if x.strip()]
+            # a cell of several lines lists several values ("Gold" holding a nation and its
+            # skaters): each line is a value of its own
+            for piece in [cell, *lines] if len(lines) > 1 else [cell]:
+                _index_value(g, j, i, piece, full, part, head_words, head_phrases)
     g.memo["values"] = (full, part)
     return full, part
+
+
+def _index_value(g: Grid, j: int, i: int, text: str, full: dict, part: dict,
+                 head_words: set[str], head_phrases: set[str]) -> None:
+    """One value of cell (i, j): whole, whole without its bracketed note, and its runs of up
+    to three words with the words around each run (so a run can be told from a longer name)."""
+    ts = tokens(text)
+    if not ts or len(ts) > 12:
+        return
+    if all(t.isdigit() for t in ts) and not _year_like(g, j, ts) and not (
+            g.roles[j] == "time" and any(len(t) == 4 for t in ts)):
+        return  # a bare number names no row; a date ("1944-04-21") may
+    if _compact(ts) not in head_phrases:
+        full.setdefault(_compact(ts), {}).setdefault(j, set()).add(i)
+    bare = tokens(_ANNOTATION.sub(" ", text))
+    if bare and bare != ts and _compact(bare) not in head_phrases:
+        full.setdefault(_compact(bare), {}).setdefault(j, set()).add(i)
+    for n in range(1, min(4, len(ts))):
+        for k in range(len(ts) - n + 1):
+            run = ts[k:k + n]
+            if all(w in _OPWORDS or singular(w) in head_words for w in run):
+                continue
+            if n == 1 and (len(run[0]) < 3 or (run[0].isdigit() and len(run[0]) != 4)):
+                continue
+            nb = (ts[k - 1] if k else "", ts[k + n] if k + n < len(ts) else "")
+            part.setdefault(" ".join(run), {}).setdefault(j, {}).setdefault(i, nb)
+
+
+# A trailing note in brackets ("Varbergs GIF (D3)", "United States (USA)", "Lyon [a]"): a
+# reader names the row without it, so the cell also matches whole without it.
+_ANNOTATION = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 
 
 def _partial(hit: dict[int, dict[int, tuple[str, str]]] | None, q: list[str], s: int,
@@ -249,7 +325,7 @@ def column_mentions(q: list[str], g: Grid, skip: set[int]) -> dict[int, float]:
 # Inflections a prefix does not catch ("losses" names the column "Lost").
 _FORMS = {"loss": "lost", "lose": "lost", "win": "won", "draw": "drawn", "tie": "tied",
           "goal": "gf", "born": "birth", "die": "death", "died": "death", "elected": "election",
-          "run": "hr", "bear": "born", "athlete": "name", "player": "name"}
+          "run": "hr", "bear": "born", "athlete": "name", "player": "name", "old": "age"}
 
 
 def same_word(a: str, b: str) -> bool:
@@ -271,6 +347,7 @@ KINDS: dict[str, frozenset[str]] = {
     "place": wordset("venue location city place site country town stadium host "
                        "ground arena state county region nation"),
     "duration": wordset("time duration length tenure term years"),
+    "team": wordset("team club opponent opponents side squad franchise visitor"),
 }
 COMPARATIVES: dict[str, tuple[frozenset[str], str]] = {
     # word -> (header words it measures by, "desc" when the largest wins)
@@ -301,7 +378,9 @@ COMPARATIVES: dict[str, tuple[frozenset[str], str]] = {
     "lower": (frozenset(), "asc"),
 }
 MAXWORDS = wordset("most highest largest biggest greatest maximum max top best longest "
-                     "tallest deepest fastest heaviest oldest newest latest")
+                     "tallest deepest fastest heaviest oldest newest latest leads leading")
+# Words that put rank 1 first: "the top nation", "what nation leads the medal count"
+TOPWORDS = wordset("top best highest ranked leads leading better")
 MINWORDS = wordset("least lowest smallest fewest minimum min worst shortest")
 RANKWORDS = wordset("rank ranking position place pos pl finish placing seed")
 
@@ -334,9 +413,11 @@ _NAMING = wordset("name title team club country nation player driver "
 def key_column(g: Grid, avoid: set[int]) -> int | None:
     """The column that names a row: a text column headed like a name ("Name", "Player",
     "Title", "Team") or the first whose values are mostly distinct and not numbers."""
-    for j in range(len(g.cols)):
-        if j not in avoid and header_tokens(g, j) & (_NAMING | KINDS["person"]) \
-                and not column_numeric(g, j):
+    named = [j for j in range(len(g.cols)) if j not in avoid and header_tokens(g, j) & (
+        _NAMING | KINDS["person"]) and not column_numeric(g, j)]
+    for j in named:  # a naming header whose values mostly differ ("Nation" repeating
+        vals = [g.text[i][j] for i in range(g.n_rows) if g.text[i][j]]  # names no row)
+        if vals and len(set(vals)) >= 0.6 * len(vals):
             return j
     best = None
     for j in range(len(g.cols)):
@@ -350,7 +431,7 @@ def key_column(g: Grid, avoid: set[int]) -> int | None:
         if len(set(vals)) >= 0.7 * len(vals):
             return j
         best = j if best is None else best
-    return best
+    return named[0] if named else best
 
 
 @dataclass(frozen=True)
@@ -380,8 +461,8 @@ _CMP = [
     (r"(?:less|fewer|lower|smaller|shorter|under|below)(?: than)? (\d[\d,.]*)", "<"),
     (r"(?:at most|no more than|maximum of|a maximum of|up to) (\d[\d,.]*)", "<="),
     (r"(\d[\d,.]*)(?: \w+){0,2} or (?:less|fewer|lower|below|under)", "<="),
-    (r"(?:before|prior to|earlier than) (\d{4})", "<"),
-    (r"(?:after|since|later than) (\d{4})", ">"),
+    (r"(?:before|prior to|earlier than)(?: the (?:year|season))? (\d{4})", "<"),
+    (r"(?:after|since|later than)(?: the (?:year|season))? (\d{4})", ">"),
     (r"in the (\d{2,4}) ?s\b", "decade"),
     (r"(\d[\d,.]*)(?= [a-z])", "=="),  # "all 225 laps", "79 points": if a column follows
 ]
@@ -430,6 +511,8 @@ def _condition_column(q: list[str], g: Grid, s: int, e: int, val: float, op: str
         return hit[0] if len(hit) == 1 else None
     yearish = 1000 <= val <= 2100 and float(val).is_integer()
     times = [j for j in time_columns(g) if j in nums or _years_in(g, j)]
+    if not yearish:  # "at least 90 years old when they died": an age, not a date of death
+        nums = [j for j in nums if j not in times and not year_column(g, j)]
     if op in ("<", ">") and yearish and times and any(
             w in q[max(s - 1, 0):e] for w in ("before", "after", "since", "prior", "earlier",
                                                 "later")):
