@@ -133,32 +133,12 @@ class AnswerEngine:
         direct = any(v.support in ("direct", "conflicting") for v in verdicts)
         from dataclasses import replace as _replace
 
-        from hyrag.answer import tableops, tableqa, tableqa_read, tablespans
+        from hyrag.answer import readers
 
-        # a question about a table's structure (its periods, a total's components, several
-        # named cells: tablespans.py) first — declined on purpose, it is abstained on rather
-        # than answered with a figure; else a row-label table question the schema parser could
-        # not map (tableqa.py), else a list table's row operators (tableops.py: filters,
-        # counts, superlatives, neighbours), which replace a direct answer only where the
-        # parser lacks the operator; all through the subject's view
-        tq, spans_owned = tablespans.resolve(question, reader.con)
-        owned = spans_owned
-        # "in which year ..." asks for a period: a figure the parser found for it is no answer,
-        # so the line-item reader is asked even then (it reads the years' comparison)
-        year_q = bool(tableqa_read.WHICH_YEAR.search(question)) and not any(
-            f.kind == "sql" for f in commitments.facts)
-        if tq is None and not spans_owned:
-            tq, owned = (None, False) if direct and not year_q else tableqa.read_line_item(
-                question, reader.con)
-        if tq is None and not owned:  # a line-item question tableqa declined stays declined
-            tq = tableops.resolve(question, reader.con, parsed=parsed, direct=direct)
-            if tq is not None and direct and tableqa.read_line_item(question, reader.con)[1]:
-                tq = None  # nor do the list operators override a line-item question's answer
-        # no table reader answers, and no cell or SQL result does: a sentence may state it
-        if tq is None and (not direct or all(f.kind == "text" for f in commitments.facts)):
-            from hyrag.answer import prose_read
-
-            tq = prose_read.resolve(question, reader.con)
+        # the table and prose readers, in their order of precedence (answer/readers.py)
+        reading = readers.read(question, reader.con, parsed=parsed, direct=direct,
+                               facts=commitments.facts)
+        tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
             parsed = _replace(parsed, clarify=(), ranking=None)

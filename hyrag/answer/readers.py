@@ -1,0 +1,65 @@
+"""The reader stage: which table or prose reader, if any, answers a question the schema parser
+mapped poorly — and in what order they are asked.
+
+The schema parser and the Warrant gate answer questions phrased in the knowledge base's own
+vocabulary (a measure column, an entity). Reports are read differently: a line item per row and
+a period per column, a list table of rows, a sentence that states an amount. Four readers
+cover those shapes, each returning the engine's own types (requirements, verdicts, committed
+facts, derivations) so that drafting, the ReverseVerifier, the decision and the audit record are
+those of every other answer:
+
+1. `tablespans` — questions about a table's structure (its periods, the lines that add up to a
+   total, several named cells at once). It goes first: a structure question it declines on
+   purpose is abstained on rather than answered with a figure.
+2. `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
+   direct answer when the question asks "in which year", since a figure is no answer to it.
+   A line-item question it declines stays declined.
+3. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
+   replace a direct answer only where the parser lacks the operator, and never a line-item
+   question's answer.
+4. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
+   SQL result did (a direct answer resting on text claims alone may be re-read).
+
+Everything runs through the subject's view (`con`), so the policy's filters hold here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hyrag.answer.parser import ParsedQuestion
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the reader stage found. `structure`: the question asks about the table's structure
+    (a direct figure is then no answer when no reader answered); `asks_period`: it asks "in
+    which year", so a figure without a chosen period is no answer either."""
+
+    result: object | None  # a `tableqa.Resolved`-shaped answer of the first reader, or None
+    structure: bool = False
+    asks_period: bool = False
+
+
+def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
+         facts: Sequence) -> Reading:
+    """Ask the readers in order; the first answer wins (see the module docstring)."""
+    from hyrag.answer import tableops, tableqa, tableqa_read, tablespans
+
+    tq, spans_owned = tablespans.resolve(question, con)
+    owned = spans_owned
+    year_q = bool(tableqa_read.WHICH_YEAR.search(question)) and not any(
+        f.kind == "sql" for f in facts)
+    if tq is None and not spans_owned:
+        tq, owned = (None, False) if direct and not year_q else tableqa.read_line_item(
+            question, con)
+    if tq is None and not owned:
+        tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
+        if tq is not None and direct and tableqa.read_line_item(question, con)[1]:
+            tq = None
+    if tq is None and (not direct or all(f.kind == "text" for f in facts)):
+        from hyrag.answer import prose_read
+
+        tq = prose_read.resolve(question, con)
+    return Reading(tq, spans_owned, year_q)
