@@ -9,6 +9,7 @@ SQL route computes aggregates with text-to-SQL through the guarded `kb.sql`.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -199,6 +200,13 @@ class AnswerEngine:
             decision = "abstain"
             reason = ("the question asks for an explanation or a description, which the offline "
                       "engine does not compose from figures; it would need the passage itself")
+        elif decision == "answer" and tq is None and parsed.operation in _COMBINING and \
+                not derivations and not any(f.kind == "sql" for f in commitments.facts) and (
+                    len(verdicts) >= 2 or not any(_states_combination(f)
+                                                  for f in commitments.facts)):
+            decision = "abstain"
+            reason = (f"the question asks for a {parsed.operation} of the figures, and the "
+                      "evidence found does not compute it (the figures alone are no answer)")
         elif decision == "answer" and self.last_table_answer is None and (
                 loose := unexplained(parsed.residual, evidence_texts(commitments.facts))) and \
                 len(loose) > self.settings.answer_max_unexplained:
@@ -491,6 +499,18 @@ def _year_like(f) -> bool:  # noqa: ANN001
     v = f.value
     return (v is not None and float(v).is_integer() and 1900 <= float(v) <= 2100) or bool(
         __import__("re").fullmatch(r"\s*(?:FY\s?)?(?:19|20)\d{2}\s*", f.value_text or ""))
+
+
+# operations that combine two or more figures into one: listing the figures does not answer
+# them, and one figure answers them only when it is itself such a combination (a stored
+# "student-to-faculty ratio", "revenue growth", a percentage)
+_COMBINING = frozenset({"growth", "cagr", "difference", "ratio", "share"})
+_COMBINED = re.compile(r"ratio|share|percent|proportion|rate|margin|growth|change|difference|"
+                       r"cagr|yield|per\b|%", re.I)
+
+
+def _states_combination(f) -> bool:  # noqa: ANN001 - commitment.Fact
+    return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))
 
 
 def _asks_for_explanation(question: str) -> bool:

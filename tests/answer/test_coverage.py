@@ -45,3 +45,20 @@ def test_the_allowance_is_a_setting(akb) -> None:  # noqa: ANN001
     assert engine.ask(q).decision == "answer"
     with pytest.raises(Exception, match="answer_max_unexplained"):
         Settings(answer_max_unexplained=-1)
+
+
+@pytest.mark.parametrize("question", [
+    # two figures found, their share not computed: the figures alone are no answer
+    "What share of Kestrel Dynamics revenue in 2024 was its operating income in 2024?",
+    # one figure found for a ratio of two: it answers a different question
+    "What was the ratio of Riverside Clinic physicians to registered nurses in 2024?",
+])
+def test_a_combination_not_computed_abstains(akb, question) -> None:  # noqa: ANN001
+    a = akb.ask(question)
+    assert a.decision == "abstain"
+    assert "does not compute it" in a.brief
+
+
+def test_a_stored_ratio_still_answers(akb) -> None:  # noqa: ANN001
+    a = akb.ask("What is the student-to-faculty ratio of Crestwood College?")
+    assert a.decision == "answer" and "13" in a.text
