@@ -491,7 +491,9 @@ _EXPLAIN = __import__("re").compile(
     r"presented|accounted)\b)|\breason\b|\bconsists? of\b|\b(?:primarily |mainly )?"
     r"(?:related|attributable|due) to\b|\bwhat (?:do|does|did) .{0,80}\b(?:reflect|include|"
     r"represent|mean|comprise)\b|\bwhat (?:is|are|was|were) (?:the )?(?:components?|items?|"
-    r"drivers?|factors?|basis|purpose|policy|method)\b", __import__("re").I)
+    r"drivers?|factors?|basis|purpose|policy|method)\b|^\s*what (?:caused|causes|led to|"
+    r"leads to|drove|drives|impacted|impacts|affected|affects|contributed to)\b",
+    __import__("re").I)
 
 
 def _year_like(f) -> bool:  # noqa: ANN001

@@ -236,10 +236,12 @@ def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
         return ans, [_num_str(d["result"])], scale
     refs = [r for req in ans.requirements for r in req.get("evidence_refs", [])]
     if len(ans.requirements) == 1 and refs:
-        row = kb.store.con.execute("SELECT value_text, value_num, coalesce(scale, '') FROM "
-                                   "claims WHERE claim_id = ?", [refs[0]]).fetchone()
+        row = kb.store.con.execute("SELECT value_text, value_num, coalesce(scale, ''), text "
+                                   "FROM claims WHERE claim_id = ?", [refs[0]]).fetchone()
         if row:
             scale = row[2] or ("percent" if "%" in (row[0] or "") else "")
+            if row[1] is None and not row[0]:  # a sentence stating no figure: the engine
+                return ans, [row[3]], ""       # answers with the sentence itself
             return ans, [_num_str(row[1]) if row[1] is not None else row[0]], scale
     return ans, None, ""
 

@@ -62,3 +62,20 @@ def test_a_combination_not_computed_abstains(akb, question) -> None:  # noqa: AN
 def test_a_stored_ratio_still_answers(akb) -> None:  # noqa: ANN001
     a = akb.ask("What is the student-to-faculty ratio of Crestwood College?")
     assert a.decision == "answer" and "13" in a.text
+
+
+@pytest.mark.parametrize(("question", "explains"), [
+    ("What caused the increase in interest income?", True),
+    ("What led to the increase in segment costs?", True),
+    ("What impacted the company's effective tax rate in 2019?", True),
+    ("Why did revenue fall in 2019?", True),
+    ("How is diluted earnings per share calculated?", True),
+    ("What was the increase in interest income in 2019?", False),
+    ("How much did revenue increase in 2019?", False),
+])
+def test_questions_asking_for_words_not_figures(question, explains) -> None:  # noqa: ANN001
+    """An explanation question is not answered with a figure (the offline engine abstains;
+    the passage itself would answer it)."""
+    from hyrag.answer.engine import _asks_for_explanation
+
+    assert _asks_for_explanation(question) is explains
