@@ -133,7 +133,11 @@ def _read_cells(con) -> list[dict]:  # noqa: ANN001
     out = []
     for r in cur.fetchall():
         c = dict(zip(names, r, strict=True))
-        if not c["time_key"]:
+        if not c["time_key"] and periods.span_key(c["attribute"] or ""):
+            # "2018/2019": a fiscal year across two calendar years, only named as itself
+            c["time_key"] = periods.span_key(c["attribute"] or "")
+            c["span_period"] = True
+        elif not c["time_key"]:
             ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
             if len(ys) != 1:
                 continue
@@ -259,10 +263,10 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     by_key: dict[str, dict[str, list[dict]]] = {}  # by the exact period: "2019Q4", a date
     attrs: dict[str, set[str]] = {}
     for c in cells:
-        y = _year(c)
+        y = None if c.get("span_period") else _year(c)
         if y is not None:
             by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
-            if not c.get("header_period"):
+        if (y is not None or c.get("span_period")) and not c.get("header_period"):
                 by_key.setdefault(_label(c), {}).setdefault(c["time_key"], []).append(c)
         attrs.setdefault(_label(c), set()).add(layout.measure(c))
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
@@ -354,7 +358,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def commit(label: str, c: dict) -> Operand:
         rid = f"R{len(reqs) + 1}"
-        y = _year(c)
+        y = c["time_key"] if c.get("span_period") else _year(c)
         req = Requirement(rid, label, c["attribute"] or label, period=str(y) if y else None)
         fact = Fact(
             claim_id=c["claim_id"], requirement=rid, source=c["file"] or c["table_name"],

@@ -60,6 +60,27 @@ class Named:
     year_at: int = -1  # where the year it borrows is written, when outside its own span
 
 
+# a fiscal year written across its two calendar years: "2018/2019", "2018/19", "FY2018-19"
+_FSPAN = re.compile(r"(?<![\d/])(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*[/–-]\s*"
+                    r"((?:19|20)?\d{2})(?![\d/])", re.I)
+
+
+def span_key(header: str) -> str | None:
+    """"2018/2019" for a column header that names one fiscal year by its two calendar years
+    ("2018/2019", "2018/19", "FY 2018-19 £m"), else None; two years apart ("2017-2019") are a
+    range, not one period, and a header naming another year too is not one period."""
+    ms = list(_FSPAN.finditer(header))
+    if len(ms) != 1 or len(re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", header)) > 2:
+        return None
+    return _fspan(ms[0])
+
+
+def _fspan(m: re.Match) -> str | None:
+    a, b = int(m.group(1)), m.group(2)
+    end = int(b) if len(b) == 4 else a // 100 * 100 + int(b)
+    return f"{a}/{end}" if end == a + 1 else None
+
+
 def _year(s: str) -> int:
     y = int(s)
     return y if y >= 100 else 2000 + y
@@ -101,11 +122,15 @@ def named(question: str) -> list[Named]:
         y = m.group("y1") or m.group("y2") or m.group("y3") or m.group("y4")
         if q and y:
             found.append(Named(f"{_year(y)}Q{int(q)}", m.start(), m.end()))
+    for m in _FSPAN.finditer(question):
+        k = _fspan(m)
+        if k:
+            found.append(Named(k, m.start(), m.end()))
     found.sort(key=lambda n: n.start)
     out: list[Named] = []
     for n in found:
         out.append(n)
-        el = _ELIDED.match(question[n.end:])
+        el = _ELIDED.match(question[n.end:]) if "/" not in n.key else None
         if el:
             yr = el.group("yr")
             key = (f"{yr}{n.key[4:]}" if "Q" in n.key else f"{yr}{n.key[4:]}")
@@ -120,13 +145,14 @@ def named(question: str) -> list[Named]:
 
 def same_kind(key: str, other: str) -> bool:
     """Whether two period keys are of one kind: both quarters ("2019Q4") or both days."""
-    for rx in (_QKEY, _DKEY):
+    for rx in (_QKEY, _DKEY, _SKEY):
         if rx.fullmatch(key):
             return bool(rx.fullmatch(other))
     return False
 
 
 _QKEY = re.compile(r"(?:19|20)\d{2}Q[1-4]")
+_SKEY = re.compile(r"(?:19|20)\d{2}/(?:19|20)\d{2}")
 _DKEY = re.compile(r"(?:19|20)\d{2}-\d{2}-\d{2}")
 
 

@@ -121,3 +121,18 @@ def test_a_letter_spaced_year_header_is_a_year(tmp_path_factory) -> None:  # noq
         assert (r.operation, r.answer) == ("change_ratio", 26.82)
     finally:
         k.close()
+
+
+def test_a_fiscal_year_across_two_calendar_years_is_its_own_column(tmp_path_factory) -> None:  # noqa: ANN001
+    k = _open(tmp_path_factory, [["EBIT", "713", "828"], ["Income taxes", "(216)", "(240)"]],
+              ["€ million", "2017/2018", "2018/2019"], "fs")
+    try:
+        r = ask(k, "What was the change in EBIT in 2018/2019 from 2017/2018?")
+        assert (r.operation, r.answer) == ("difference", 115.0)
+        r = ask(k, "What was EBIT in 2018/19?")
+        assert (r.operation, r.answer) == ("lookup", 828.0)
+        # a plain year is either fiscal year's end or start: not guessed
+        assert ask(k, "What was EBIT in 2019?") is None
+        assert ask(k, "What was EBIT in 2019/2020?") is None
+    finally:
+        k.close()
