@@ -188,14 +188,18 @@ def for_line(question: str, op: str, by_period: dict) -> list[str] | None:
     those periods and every year the question writes belongs to one of them; [] when the
     line's columns are years (a year-end date names its year's column, as before); None when
     the line has columns of the named kind but not the one named (the year's other quarter
-    or date would be a wrong answer). A ranking over periods ("which quarter was largest") is
+    or date would be a wrong answer), or lacks a quarter the question names. A ranking over periods ("which quarter was largest") is
     left to the year reader: it answers with a year, not a column."""
     ks = keys(question)
     if not ks or not accounts_for_years(question):
         return []
     missing = [k for k in ks if k not in by_period]
-    if any(same_kind(k, have) for k in missing for have in by_period):
-        return None
+    # a date beside a plain year column ("December 31, 2019" against "2019 | December 31,
+    # 2018") is read as that year, as before; a quarter never is
+    strict = [k for k in missing if not (_DKEY.fullmatch(k) and k[:4] in by_period)]
+    if any(same_kind(k, have) for k in strict for have in by_period) or any(
+            _QKEY.fullmatch(k) for k in missing):
+        return None  # nor is a quarter its year's column: the table lacks it
     if missing or op in ("argmax", "argmin", "years_where", "count_years"):
         return []
     return ks

@@ -136,3 +136,17 @@ def test_a_fiscal_year_across_two_calendar_years_is_its_own_column(tmp_path_fact
         assert ask(k, "What was EBIT in 2019/2020?") is None
     finally:
         k.close()
+
+
+def test_a_year_end_date_reads_a_plain_year_column_beside_dated_ones(tmp_path_factory) -> None:  # noqa: ANN001
+    k = _open(tmp_path_factory, [["Net sales", "93,662", "103,350"]],
+              ["item", "2019", "December 31, 2018"], "ye")
+    try:
+        r = ask(k, "What is the net sales for year ended December 31, 2019?")
+        assert (r.operation, r.answer) == ("lookup", 93662.0)
+        r = ask(k, "What is the change in net sales from December 31, 2018 to December 31, 2019?")
+        assert (r.operation, r.answer) == ("difference", -9688.0)
+        # a quarter is never read as its year's column
+        assert ask(k, "What is the net sales for Q4 2019?") is None
+    finally:
+        k.close()
