@@ -13,7 +13,9 @@ reads such a table:
   aside, ranks first), among the cell claims of the knowledge base;
 - the periods: the years the question names, matched to each claim's period — or, where a
   column header did not parse as a period ("Year Ended December 31, 2018 (thousands)", "F19"),
-  to the one year the header names;
+  to the one year the header names; a date, quarter or two-year fiscal year the question
+  names ("the quarter ended July 27, 2019", "Q4 2019", "2018/19") to the column keyed by
+  exactly that period (`tableqa_periods.py`), never to another column of its year;
 - the operation and the years' roles (`tableqa_read.py`): lookup; change (later minus
   earlier) and difference (how far apart); percentage change; average of the named years or
   span ("2017-2019"; "the 2019 average X" = mean of the 2019 and 2018 balances); sum; ratio
