@@ -296,9 +296,16 @@ def _parse_str(s: str, fiscal: int) -> TimeKey | str:
     return "it matches no known period form"
 
 
+# a letter-spaced year, as typeset report headers print it ("2 0 1 8"): PDF and HTML
+# extraction keep the spaces, and a reader still sees the year
+_SPACED_YEAR = re.compile(r"(?:19|20|1 9|2 0)(?: \d){2}")
+
+
 def _normalise(text: str) -> str:
     s = re.sub(r"\s+", " ", text.translate(_TRANS)).strip()
     s = _FOOTNOTE.sub("", s).strip()
+    if _SPACED_YEAR.fullmatch(s):
+        s = s.replace(" ", "")
     return s.lower()
 
 

@@ -13,7 +13,9 @@ reads such a table:
   aside, ranks first), among the cell claims of the knowledge base;
 - the periods: the years the question names, matched to each claim's period — or, where a
   column header did not parse as a period ("Year Ended December 31, 2018 (thousands)", "F19"),
-  to the one year the header names;
+  to the one year the header names; a date, quarter or two-year fiscal year the question
+  names ("the quarter ended July 27, 2019", "Q4 2019", "2018/19") to the column keyed by
+  exactly that period (`tableqa_periods.py`), never to another column of its year;
 - the operation and the years' roles (`tableqa_read.py`): lookup; change (later minus
   earlier) and difference (how far apart); percentage change; average of the named years or
   span ("2017-2019"; "the 2019 average X" = mean of the 2019 and 2018 balances); sum; ratio
@@ -45,13 +47,14 @@ import re
 from dataclasses import dataclass
 
 from hyrag.answer import tableqa_layout as layout
+from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
 from hyrag.answer.catalog import view_key
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
+from hyrag.answer.tableqa_scale import cell_scale
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
-from ingest.captions import caption_scale
 
 _STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as", "is", "was",
          "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
@@ -132,7 +135,11 @@ def _read_cells(con) -> list[dict]:  # noqa: ANN001
     out = []
     for r in cur.fetchall():
         c = dict(zip(names, r, strict=True))
-        if not c["time_key"]:
+        if not c["time_key"] and periods.span_key(c["attribute"] or ""):
+            # "2018/2019": a fiscal year across two calendar years, only named as itself
+            c["time_key"] = periods.span_key(c["attribute"] or "")
+            c["span_period"] = True
+        elif not c["time_key"]:
             ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
             if len(ys) != 1:
                 continue
@@ -207,55 +214,16 @@ def _year(c: dict) -> int | None:
     return int(m.group(1)) if m else None
 
 
-_HEADER_SCALE = [
-    ("billion", re.compile(r"\bbillions?\b|\$\s?bn\b|\b(?:usd|eur|gbp)\s?bn\b|[$€£]bn\b", re.I)),
-    ("million", re.compile(r"\bmillions?\b|\$\s?m\b|[$€£]m\b|\b(?:usd|eur|gbp|dkk|sek|nok)\s?m"
-                           r"(?:illion)?\b|\bm[$€£]\b", re.I)),
-    ("thousand", re.compile(r"\bthousands?\b|[$€£]\s?[’']?000\b|\b(?:usd|eur|gbp)\s?[’']?000\b|"
-                            r"\b000s\b|\(000\)", re.I)),
-]
-
-
 def _scale(c: dict) -> str:
-    """The cell's scale. A percentage ("13.1%", a "%" column or a rate line) is a percent and
-    an amount per share or per unit has no scale, whatever the table's caption says ("in
-    thousands, except per share data"); else the scale ingestion recorded, a scale the column
-    header states ("2019 €m", "$'000", "($ in millions)"), or one the row's own label
-    declares ("Net income - (in thousands)")."""
-    lab = _label(c).lower()
-    # a percentage *value* beside the row ("Orders / 8 %": the "% change" column melted into
-    # the label) says nothing about this cell's unit; only a percent the label or the column
-    # header names does — a "%" column first ("Rate of price inflation" under "2019 %")
-    col = _PCT_VALUE.sub(" ", c["attribute"] or "") if c["attribute"] != _label(c) else ""
-    if "%" in (c["value_text"] or "") or c["unit"] == "%" or _PCT_LABEL.search(col):
-        return "percent"
-    if _PER_UNIT.search(lab):
-        return ""
-    named = _PCT_VALUE.sub(" ", f"{lab} {c['attribute'] or ''}")
-    if _PCT_LABEL.search(named) or (
-            _RATE.search(lab) and not re.search(r"exchange|conversion", lab)
-            and abs(c["value_num"] or 0.0) < 100):
-        return "percent"
-    if c["scale"]:
-        return c["scale"]
-    head = f"{c['attribute'] or ''} {c['locator'] or ''}"
-    for name, rx in _HEADER_SCALE:
-        if rx.search(head):
-            return name
-    return caption_scale(_label(c))
+    """The cell's scale (`tableqa_scale.cell_scale`), read against its line item."""
+    return cell_scale(c, _label(c))
 
 
-_PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|average|class \w|"
-                       r"adr|ads)\s+)*(?:share|unit|stock|adr|ads)|\beps\b|\bearnings per\b|"
-                       r"\bprice\b", re.I)
-_PCT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bper cent\b", re.I)
-_RATE = re.compile(r"\brates?\b|\byield\b|\bmargin\b", re.I)
 _GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
-_PCT_VALUE = re.compile(r"[-−(]?\s*\d[\d,]*(?:\.\d+)?\s*\)?\s*%|\bnm\b")
 
 
 def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
@@ -294,11 +262,14 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         # 2018 and 2019" (a change) or "the total ... for 2018 and 2017" (maybe their sum)
         op = "each"
     by_label: dict[str, dict[int, list[dict]]] = {}
+    by_key: dict[str, dict[str, list[dict]]] = {}  # by the exact period: "2019Q4", a date
     attrs: dict[str, set[str]] = {}
     for c in cells:
-        y = _year(c)
+        y = None if c.get("span_period") else _year(c)
         if y is not None:
             by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
+        if (y is not None or c.get("span_period")) and not c.get("header_period"):
+                by_key.setdefault(_label(c), {}).setdefault(c["time_key"], []).append(c)
         attrs.setdefault(_label(c), set()).add(layout.measure(c))
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
@@ -320,8 +291,11 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
                 and layout.col(x) < layout.col(c)]
         return layout.measure(max(left, key=layout.col), core) if left else ""
 
-    def pick(label: str, year: int) -> dict | None:
-        cs = by_label.get(label, {}).get(year, [])
+    def pick(label: str, year: int | str) -> dict | None:
+        cs = (by_key.get(label, {}).get(year, []) if isinstance(year, str)
+              else by_label.get(label, {}).get(year, []))
+        if isinstance(year, str) and len(cs) == 1:
+            return cs[0]  # the one column headed by the period named ("Final as of <date>")
         if len(attrs.get(label, ())) > 1:
             # an entity x column table (not a line item per row): a measure column counts
             # when the question names it, and every word it uses must be explained by the row
@@ -360,14 +334,25 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if len(tied) > 1 and len({c["value_num"] for c in tied}) > 1:
             # two columns of one year: dated ones ("January 1, 2018", "December 31, 2018") are
             # that year's opening and closing, and the year itself means its close; undated
-            # ones ("FY18*", "FY18**": two bases) nothing in the question tells apart
-            if all(_ISO.fullmatch(c["time_key"] or "") for c in tied) and not _MONTH.search(
-                    question):
+            # ones ("FY18*", "FY18**": two bases) nothing in the question tells apart; three
+            # or more dates of one year are quarters or months, none of which is the year
+            if len(tied) == 2 and all(_ISO.fullmatch(c["time_key"] or "") for c in tied) \
+                    and not _MONTH.search(question):
                 return max(tied, key=lambda c: c["time_key"])
             return None
         return best[0]
 
     match = {lab: min(sc / 2.0, 1.0) for sc, lab in ranked[:2]}  # exact + cover, over 2
+    pnamed = periods.for_line(question, op, by_key.get(best_label, {}))
+    if pnamed is None:
+        return None  # "Q3 2018" of a line whose columns are other quarters: not its year
+    if pnamed:
+        # the dates or quarters the question names are the table's own columns ("the quarter
+        # ended July 27, 2019"): they replace its years, and their words need no line item
+        uniq_years = pnamed  # type: ignore[assignment]
+        q = q - {_stem(w) for w in periods.words(question)}
+        if op == "lookup" and len(pnamed) >= 2 and not _SPAN_WORDS.search(question):
+            op = "each"
     years_of = sorted(by_label.get(best_label, {}))
     store = CommitmentStore()
     reqs: list[Requirement] = []
@@ -375,7 +360,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def commit(label: str, c: dict) -> Operand:
         rid = f"R{len(reqs) + 1}"
-        y = _year(c)
+        y = c["time_key"] if c.get("span_period") else _year(c)
         req = Requirement(rid, label, c["attribute"] or label, period=str(y) if y else None)
         fact = Fact(
             claim_id=c["claim_id"], requirement=rid, source=c["file"] or c["table_name"],
@@ -386,11 +371,15 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             score=match.get(label, 0.5), warrant_query=f"row label {label!r} period {y}",
             confidence=float(c["conf_base"] or 0.0))
         store.commit(fact)
-        groups_used.add(group(c, label))
+        # a column the question picked by its own dated header is that period, whatever
+        # else its header says ("Estimated at June 30, 2019" | "Final as of December 31, 2019")
+        sole = pnamed and len(by_key.get(label, {}).get(c["time_key"], ())) == 1
+        groups_used.add("" if sole else group(c, label))
         cell_words.update(_content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
-        return Operand(c["claim_id"], float(c["value_num"]), f"{label} {y}".strip(),
+        at = c["time_key"] if pnamed else y  # two quarters of one year are two periods
+        return Operand(c["claim_id"], float(c["value_num"]), f"{label} {at}".strip(),
                        len(reqs))
 
     def done(derivs: list[Derivation], answer: object, scale: str,
@@ -488,7 +477,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if "%" in (c["value_text"] or ""):
             return done([], c["value_text"].strip(), "", op)  # "13.0%": displayed as a percent
         return done([], c["value_num"], _scale(c), op)
-    full = read.span(question)
+    full = None if pnamed else read.span(question)
     if full and op in ("average", "sum", "each"):
         uniq_years = full
     if op == "each":  # "X in 2019 and 2018 respectively": one value per year, in that order
@@ -502,12 +491,13 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([], vals, "" if any(isinstance(v, str) for v in vals) else _scale(cs[0]),
                     op)  # type: ignore[arg-type]
     if op == "average" and len(uniq_years) == 1:
-        if not re.search(r"(?:19|20)\d{2}\s+average\b", question, re.I):
+        if pnamed or not re.search(r"(?:19|20)\d{2}\s+average\b", question, re.I):
             # "the average exchange rate in FY 2019" names the year's own average (a column
             # or line the table may hold), not a mean this reader would compute
             return None
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the 2019 average": opening+closing
-    if op == "change_ratio" and len(uniq_years) == 1 and uniq_years[0] - 1 in years_of:
+    if op == "change_ratio" and len(uniq_years) == 1 and not pnamed and \
+            uniq_years[0] - 1 in years_of:
         uniq_years = [uniq_years[0], uniq_years[0] - 1]  # "the percentage change in 2019"
     if not uniq_years:
         # no period named: a change is the latest against the one before; "the average X"
