@@ -455,8 +455,28 @@ def _commit(g: Grid, res: Result):  # noqa: ANN202
     shown = ", ".join(fmt(v) if isinstance(v, float) else str(v) for v in res.answer)
     cites = "".join(f"[{n}]" for n in dict.fromkeys(answer_refs[:10]))
     sentence = "" if derivs else f"The answer is {shown} {cites}.".replace(" .", ".")
-    return TableResolved(reqs, verdicts, store, derivs, res.operation, answer, "", 1.0, 0,
-                         sentence)
+    return TableResolved(reqs, verdicts, store, derivs, res.operation, answer,
+                         _answer_scale(res, [o.ref for o in operands],
+                                       [store.facts[n - 1] for n in answer_refs], store),
+                         1.0, 0, sentence)
+
+
+def _answer_scale(res: Result, operand_ids: list[str], answer_facts: list[Fact],
+                  store: CommitmentStore) -> str:
+    """The scale the answer carries: that of the amounts it reads or computes from, when they
+    share one ("$708" in a table "(In millions)" is 708 million); none for a count of rows, a
+    name, or amounts of mixed scales."""
+    if res.derivation is not None:
+        name, expr = res.derivation
+        if name == "count" or " rows" in expr:
+            return ""
+        facts = [f for f in store.facts if f.claim_id in set(operand_ids)]
+    else:
+        facts = answer_facts
+    if not facts or any(f.value is None for f in facts):
+        return ""
+    scales = {f.scale or "" for f in facts}
+    return scales.pop() if len(scales) == 1 else ""
 
 
 def _stated(f: Fact) -> float:

@@ -399,3 +399,22 @@ def test_a_count_of_a_column_figure_and_a_value_named_in_pieces(tmp_path, medals
     finally:
         kb.close()
     assert _resolve(medals, "how many nations won at least 2 bronze medals?") == 3.0
+
+
+def test_an_answer_carries_the_scale_of_the_amounts_it_reads(tmp_path) -> None:  # noqa: ANN001
+    """A list table whose caption says "(in millions)": a figure read or summed from it is in
+    millions; a count of rows or a name has no scale."""
+    import pandas as pd
+
+    df = pd.DataFrame({"Segment": ["Transport", "Industrial", "Communications"],
+                       "Expected charges": ["160", "80", "49"],
+                       "Manager": ["Ann Lee", "Ben Ortiz", "Cara Singh"]})
+    df.attrs["title"] = "Restructuring charges by segment (in millions)"
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
+        kb.ingest(df, name="charges")
+        for q, scale in (("what was the average expected charges per segment?", "million"),
+                         ("how many segments are there?", ""),
+                         ("which segment had the largest expected charges?", "")):
+            res = tableops.resolve(q, kb.store.con)
+            assert res is not None, q
+            assert res.scale == scale, (q, res.answer, res.scale)
