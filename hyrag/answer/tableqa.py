@@ -60,7 +60,7 @@ _STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as
          "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
          "year", "years", "fy", "from", "between", "with", "its", "their", "company", "s",
          "amount", "value", "change", "difference", "percentage", "percent", "average",
-         "ratio", "increase", "decrease", "sum", "proportion", "respectively", "both", "during",
+         "ratio", "increase", "decrease", "sum", "proportion", "respectively", "respective", "both", "during",
          "end", "compared", "when", "than", "this", "that", "over", "under", "has", "have",
          "had", "are", "there", "those", "these", "yoy", "growth", "rate",
          "i", "e", "also", "while", "largest", "smallest", "highest", "lowest", "larger",
@@ -101,7 +101,9 @@ def _stem(w: str) -> str:
 
 
 def _content(s: str) -> set[str]:
-    return {_stem(w) for w in _words(s) if w not in _STOP and not w.isdigit()}
+    """Stemmed content words; a stop word's plural ("values") is a stop word too."""
+    return {t for w in _words(s) if w not in _STOP and not w.isdigit()
+            and (t := _stem(w)) not in _STOP}
 
 
 _COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '') AS scale, "

@@ -155,3 +155,12 @@ def test_period_read_from_an_unparsed_column_header(tmp_path) -> None:  # noqa: 
         assert (r.operation, r.answer, r.scale) == ("change_ratio", 25.0, "percent")
         r = tableqa.resolve("What was other income in 2018?", k.store.con)
         assert (r.answer, r.scale) == (80.0, "thousand")
+
+
+def test_respective_values_of_a_line_are_a_lookup_per_year(kb) -> None:  # noqa: ANN001
+    """"the respective values of X in 2018 and 2019": "respective" and the plural of a stop
+    word ("values") are not words the line item must explain."""
+    r = ask(kb, "What are the respective amounts and values of marketing costs in 2018 and "
+                "2019?")
+    assert r is not None and r.operation == "each"
+    assert r.answer == [200.0, 250.0]
