@@ -60,10 +60,10 @@ _STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as
          "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
          "year", "years", "fy", "from", "between", "with", "its", "their", "company", "s",
          "amount", "value", "change", "difference", "percentage", "percent", "average",
-         "ratio", "increase", "decrease", "sum", "proportion", "respectively", "respective", "both", "during",
+         "ratio", "increase", "decrease", "sum", "proportion", "respectively", "both", "during",
          "end", "compared", "when", "than", "this", "that", "over", "under", "has", "have",
-         "had", "are", "there", "those", "these", "yoy", "growth", "rate",
-         "i", "e", "also", "while", "largest", "smallest", "highest", "lowest", "larger",
+         "had", "are", "there", "those", "these", "yoy", "growth", "rate", "respective", "i",
+         "e", "also", "while", "largest", "smallest", "highest", "lowest", "larger",
          "smaller", "higher", "lower", "greater", "less", "more", "most", "least", "all",
          "combined", "altogether", "reported", "year-on-year", "annual"}
 _OPWORDS = {"total", "net", "sum", "mean"}
@@ -100,8 +100,7 @@ def _stem(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
-def _content(s: str) -> set[str]:
-    """Stemmed content words; a stop word's plural ("values") is a stop word too."""
+def _content(s: str) -> set[str]:  # a stop word's plural ("values") is one too
     return {t for w in _words(s) if w not in _STOP and not w.isdigit()
             and (t := _stem(w)) not in _STOP}
 
@@ -378,6 +377,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         sole = pnamed and len(by_key.get(label, {}).get(c["time_key"], ())) == 1
         groups_used.add("" if sole else group(c, label))
         cell_words.update(_content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
+        explained.update(layout.section_words(c, cells) & q)
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
         at = c["time_key"] if pnamed else y  # two quarters of one year are two periods

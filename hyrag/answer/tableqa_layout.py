@@ -46,6 +46,21 @@ def by_section(cs: list[dict], words: set[str], cells: list[dict],
     return [c for c in cs if row(c) == ranked[0][0]]
 
 
+def section_words(c: dict, cells: list[dict]) -> set[str]:
+    """The words of the section a cell's row sits in — the label of the first "Total ..." line
+    below it, "total" aside ("Inventory" above "Total deferred tax assets"): a question naming
+    the section ("the deferred tax assets for inventory") names the row's context, not more."""
+    from hyrag.answer import tableqa as tq
+
+    r = row(c)
+    if not isinstance(r, int):
+        return set()
+    below = sorted((row(x), tq._label(x)) for x in cells if x["table_name"] == c["table_name"]
+                   and isinstance(row(x), int) and row(x) > r
+                   and re.match(r"\s*total\b", tq._label(x), re.I))
+    return tq._content(re.sub(r"(?i)^\s*total\b", "", below[0][1])) if below else set()
+
+
 PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month", "week",
                 "january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december", "jan", "feb", "mar", "apr",

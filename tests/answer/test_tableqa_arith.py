@@ -276,3 +276,24 @@ def test_a_quoted_qualifier_the_line_lacks_abstains(tmp_path) -> None:  # noqa: 
         r = tableqa.resolve("What was the direct energy consumption (MWh) in 2019?",
                             k.store.con)
         assert r is not None and r.answer == 19144.0
+
+
+def test_the_section_a_row_sits_in_explains_the_question_words(tmp_path) -> None:  # noqa: ANN001
+    """"the deferred tax assets for inventory": the row is "Inventory", its section ends in
+    "Total deferred tax assets" — the section's words are the row's context, not words the
+    line leaves unexplained. Words no row or section names still make it abstain."""
+    df = pd.DataFrame([["Inventory", "7,144", "6,900"], ["Accrued expenses", "2,330", "2,100"],
+                       ["Net operating losses", "1,200", "1,500"],
+                       ["Total deferred tax assets", "10,674", "10,500"],
+                       ["Property and equipment", "(3,000)", "(2,800)"]],
+                      columns=["item", "2019", "2018"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="deferred")
+        r = tableqa.resolve("What was the deferred tax assets for Inventory in 2019?", k.store.con)
+        assert r is not None and r.answer == 7144.0
+        r = tableqa.resolve("What was the deferred tax assets for accrued expenses in 2018?",
+                            k.store.con)
+        assert r is not None and r.answer == 2100.0
+        # the section below "Property and equipment" is none: its words stay unexplained
+        assert tableqa.resolve("What was the deferred tax liabilities for leased property and "
+                               "equipment in 2019?", k.store.con) is None
