@@ -65,11 +65,11 @@ _STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as
          "had", "are", "there", "those", "these", "yoy", "growth", "rate", "respective", "i",
          "e", "also", "while", "largest", "smallest", "highest", "lowest", "larger",
          "smaller", "higher", "lower", "greater", "less", "more", "most", "least", "all",
-         "combined", "altogether", "reported", "year-on-year", "annual"}
+         "combined", "altogether", "reported", "year-on-year", "annual", "exceed", "thousand",
+         "million", "billion"}
 _OPWORDS = {"total", "net", "sum", "mean"}
-# Content words a question may use beyond its line item ("the company's", "reported", a
-# segment's name): three or more unexplained words mean it asks about something else — a
-# passage, a sub-item, another table — and a figure read from the row would be a guess.
+# Content words a question may use beyond its line item ("the company's", a segment's name):
+# three or more unexplained words mean it asks about something else (a passage, a sub-item).
 MAX_RESIDUE = 2
 _YEAR = read.YEAR
 # two or more years listed side by side: "in 2019 and 2018", "for 2019, 2018 and 2017"

@@ -297,3 +297,18 @@ def test_the_section_a_row_sits_in_explains_the_question_words(tmp_path) -> None
         # the section below "Property and equipment" is none: its words stay unexplained
         assert tableqa.resolve("What was the deferred tax liabilities for leased property and "
                                "equipment in 2019?", k.store.con) is None
+
+
+def test_a_threshold_with_its_scale_word_is_read_not_left_unexplained(tmp_path) -> None:  # noqa: ANN001
+    """"How many years did net sales from Americas exceed $200,000 thousand?": "exceed" is the
+    comparison and "thousand" the threshold's scale — neither is a word the row must name."""
+    df = pd.DataFrame([["Americas", "240,100", "210,500", "190,000"],
+                       ["Europe", "120,000", "110,000", "100,000"],
+                       ["Total", "360,100", "320,500", "290,000"]],
+                      columns=["item", "2019", "2018", "2017"])
+    df.attrs["title"] = "Net sales by region (in thousands)"
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
+        k.ingest(df, name="regions")
+        r = tableqa.resolve("How many years did net sales from Americas exceed $200,000 "
+                            "thousand?", k.store.con)
+        assert r is not None and r.answer == 2
