@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import hyrag
@@ -27,3 +28,14 @@ def akb(answer_kb_dir: Path):
     kb = hyrag.open(answer_kb_dir, settings=SETTINGS)
     yield kb
     kb.close()
+
+
+def statement_kb(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]], title: str,
+                 name: str, columns: tuple[str, ...] = ("item", "2019", "2018", "2017")):  # noqa: ANN201
+    """A knowledge base of one line-item statement (a DataFrame with a caption), as the table
+    readers' tests build it: rows of (label, amounts per period)."""
+    df = pd.DataFrame(rows, columns=list(columns))
+    df.attrs["title"] = title
+    k = hyrag.open(tmp_path_factory.mktemp(name) / "kb", settings=SETTINGS)
+    k.ingest(df, name=name)
+    return k

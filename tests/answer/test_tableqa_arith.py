@@ -11,6 +11,7 @@ import pytest
 import hyrag
 from hyrag.answer import tableqa
 from hyrag.settings import Settings
+from tests.answer.conftest import statement_kb
 
 # a statement with two sections whose lines share labels; each section ends in its subtotal
 SECTIONS = [
@@ -30,11 +31,7 @@ SECTIONS = [
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    df = pd.DataFrame(SECTIONS, columns=["item", "2019", "2018", "2017"])
-    df.attrs["title"] = "Statement (in thousands)"
-    k = hyrag.open(tmp_path_factory.mktemp("arith") / "kb", settings=Settings(
-        answer_use_search=False))
-    k.ingest(df, name="statement")
+    k = statement_kb(tmp_path_factory, SECTIONS, "Statement (in thousands)", "statement")
     yield k
     k.close()
 

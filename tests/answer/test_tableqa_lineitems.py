@@ -11,6 +11,7 @@ import hyrag
 from hyrag.answer import tableqa
 from hyrag.answer.engine import AnswerEngine
 from hyrag.settings import Settings
+from tests.answer.conftest import statement_kb
 
 ROWS = [
     ["Net sales", "1,200", "1,000", "900"],
@@ -26,11 +27,7 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    df = pd.DataFrame(ROWS, columns=["item", "2019", "2018", "2017"])
-    df.attrs["title"] = "Selected results (in thousands, except per share data)"
-    k = hyrag.open(tmp_path_factory.mktemp("tq") / "kb", settings=Settings(
-        answer_use_search=False))
-    k.ingest(df, name="results")
+    k = statement_kb(tmp_path_factory, ROWS, "Selected results (in thousands, except per share data)", "results")
     yield k
     k.close()
 

@@ -12,6 +12,7 @@ import hyrag
 from hyrag.answer import tableqa, tablespans
 from hyrag.answer.engine import AnswerEngine
 from hyrag.settings import Settings
+from tests.answer.conftest import statement_kb
 
 ROWS = [
     ["Product revenue", "600", "500", "400"],
@@ -32,11 +33,7 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    df = pd.DataFrame(ROWS, columns=["item", "2019", "2018", "2017"])
-    df.attrs["title"] = "Results (in thousands)"
-    k = hyrag.open(tmp_path_factory.mktemp("spans") / "kb", settings=Settings(
-        answer_use_search=False))
-    k.ingest(df, name="results")
+    k = statement_kb(tmp_path_factory, ROWS, "Results (in thousands)", "results")
     yield k
     k.close()
 

@@ -343,7 +343,8 @@ def test_policy_text_never_reaches_synthesis_or_embeddings(owner, policy, monkey
 
 
 # -- command line -------------------------------------------------------------------------------
-def test_cli_as_policy_attest(tmp_path, capsys) -> None:  # noqa: ANN001
+def _cli_kb(tmp_path, payroll_classification: str) -> list[str]:  # noqa: ANN001
+    """Orders and payroll ingested through the CLI; the --kb / --policy arguments to reuse."""
     from hyrag.cli import main
     from tests.policy.conftest import POLICY, write_files
 
@@ -353,9 +354,15 @@ def test_cli_as_policy_attest(tmp_path, capsys) -> None:  # noqa: ANN001
     pol.write_text(POLICY)
     assert main(["ingest", str(files["orders"]), "--kb", kb, "--no-vectors", "--tenant", "acme"]) == 0
     assert main(["ingest", str(files["payroll"]), "--kb", kb, "--no-vectors", "--tenant", "acme",
-                 "--classification", "confidential"]) == 0
+                 "--classification", payroll_classification]) == 0
+    return ["--kb", kb, "--policy", str(pol)]
+
+
+def test_cli_as_policy_attest(tmp_path, capsys) -> None:  # noqa: ANN001
+    from hyrag.cli import main
+
+    base = _cli_kb(tmp_path, "confidential")
     capsys.readouterr()
-    base = ["--kb", kb, "--policy", str(pol)]
     assert main(["sql", "SELECT count(*) AS n FROM sources", "--json", "--as", "ana", *base]) == 0
     assert '"n": 1' in capsys.readouterr().out
     assert main(["sql", "SELECT * FROM payroll", "--as", "ana", *base]) == 1
@@ -377,17 +384,9 @@ def test_cli_plain_text_says_what_needs_an_attestation(tmp_path, capsys) -> None
     """The plain-text search and ask say that restricted sources were left out and how to read
     them (--attest), without naming them — as the JSON and the brief already did."""
     from hyrag.cli import main
-    from tests.policy.conftest import POLICY, write_files
 
-    files = write_files(tmp_path / "files")
-    kb = str(tmp_path / "kb")
-    pol = tmp_path / "policy.toml"
-    pol.write_text(POLICY)
-    assert main(["ingest", str(files["orders"]), "--kb", kb, "--no-vectors", "--tenant", "acme"]) == 0
-    assert main(["ingest", str(files["payroll"]), "--kb", kb, "--no-vectors", "--tenant", "acme",
-                 "--classification", "restricted"]) == 0
+    base = [*_cli_kb(tmp_path, "restricted"), "--as", "cleo"]
     capsys.readouterr()
-    base = ["--kb", kb, "--policy", str(pol), "--as", "cleo"]
     assert main(["search", "salary by department", *base]) == 0
     out = capsys.readouterr().out
     assert "1 source not consulted" in out and "--attest" in out and "payroll" not in out
