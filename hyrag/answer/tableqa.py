@@ -91,9 +91,9 @@ class Resolved:
     residue: int = 0  # content words of the question no row label explains
 
 
-def _words(s: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+", (s or "").lower().replace("’", "'"))
-            if not _YEAR.fullmatch(w)]
+def _words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive schemes1"
+    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", (s or "").lower().replace("’", "'"))
+    return [w for w in re.findall(r"[a-z0-9]+", s) if not _YEAR.fullmatch(w)]
 
 
 def _stem(w: str) -> str:

@@ -27,7 +27,8 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    k = statement_kb(tmp_path_factory, ROWS, "Selected results (in thousands, except per share data)", "results")
+    k = statement_kb(tmp_path_factory, ROWS,
+                     "Selected results (in thousands, except per share data)", "results")
     yield k
     k.close()
 
@@ -161,3 +162,17 @@ def test_respective_values_of_a_line_are_a_lookup_per_year(kb) -> None:  # noqa:
                 "2019?")
     assert r is not None and r.operation == "each"
     assert r.answer == [200.0, 250.0]
+
+
+def test_a_footnote_marker_glued_to_a_label_is_not_part_of_it(tmp_path_factory) -> None:  # noqa: ANN001, E501
+    """"Incentive schemes1": the superscript footnote lost its superscript in extraction; the
+    line is "Incentive schemes" to a reader (the footnote digits only at a label's end)."""
+    k = statement_kb(tmp_path_factory, [["Salaries and fees", "4", "4", "4"],
+                                        ["Incentive schemes1", "2", "3", "2"],
+                                        ["Other benefits2", "0", "1", "1"]],
+                     "Directors' remuneration (€m)", "remuneration")
+    try:
+        r = ask(k, "What is the average incentive schemes between 2018 and 2019?")
+        assert r is not None and r.answer == 2.5
+    finally:
+        k.close()
