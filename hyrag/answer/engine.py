@@ -9,16 +9,15 @@ SQL route computes aggregates with text-to-SQL through the guarded `kb.sql`.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 
+from hyrag.answer import guards
 from hyrag.answer import requirements as reqs_mod
 from hyrag.answer.answer import Answer
 from hyrag.answer.audit import AuditTrail
 from hyrag.answer.catalog import load_catalog, norm
 from hyrag.answer.commitment import CommitmentStore
-from hyrag.answer.coverage import evidence_texts, unexplained
 from hyrag.answer.decision import decide
 from hyrag.answer.grounding import check
 from hyrag.answer.parser import ParsedQuestion, parse
@@ -186,33 +185,12 @@ class AnswerEngine:
         verification.update(self._confidence(parsed, verdicts, commitments, verification,
                                              mode.value))
         emit("verification", verification)
-        if decision == "answer" and spans_owned and tq is None:
-            decision = "abstain"
-            reason = ("the question asks about the table's structure (its periods, a total's "
-                      "components, the cells of named rows and columns) and the layout does "
-                      "not answer it unambiguously")
-        elif decision == "answer" and year_q and tq is None and not any(
-                _year_like(f) for f in commitments.facts):
-            decision = "abstain"
-            reason = ("the question asks for a period, and the evidence holds figures for "
-                      "periods without an operation that picks one of them")
-        elif decision == "answer" and _asks_for_explanation(question) and not spans_owned:
-            decision = "abstain"
-            reason = ("the question asks for an explanation or a description, which the offline "
-                      "engine does not compose from figures; it would need the passage itself")
-        elif decision == "answer" and tq is None and parsed.operation in _COMBINING and \
-                not derivations and not any(f.kind == "sql" for f in commitments.facts) and (
-                    len(verdicts) >= 2 or not any(_states_combination(f)
-                                                  for f in commitments.facts)):
-            decision = "abstain"
-            reason = (f"the question asks for a {parsed.operation} of the figures, and the "
-                      "evidence found does not compute it (the figures alone are no answer)")
-        elif decision == "answer" and self.last_table_answer is None and (
-                loose := unexplained(parsed.residual, evidence_texts(commitments.facts))) and \
-                len(loose) > self.settings.answer_max_unexplained:
-            decision = "abstain"
-            reason = (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
-                      "figures found answer a narrower question")
+        no_answer = None if decision != "answer" else guards.no_answer(
+            question, parsed, structure=spans_owned, asks_period=year_q, read=tq is not None,
+            facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
+            max_unexplained=self.settings.answer_max_unexplained)
+        if no_answer:
+            decision, reason = "abstain", no_answer
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:
             decision = "abstain"
             reason = (f"confidence {verification['confidence']:.2f} is below the "
@@ -485,40 +463,6 @@ class AnswerEngine:
         return out
 
 
-_EXPLAIN = __import__("re").compile(
-    r"^\s*(why|how (?:is|are|was|were|does|do|did) (?!much\b|many\b)\w+(?: \w+){0,6}? "
-    r"(?:calculated|computed|determined|measured|defined|derived|recognized|recorded|"
-    r"presented|accounted)\b)|\breason\b|\bconsists? of\b|\b(?:primarily |mainly )?"
-    r"(?:related|attributable|due) to\b|\bwhat (?:do|does|did) .{0,80}\b(?:reflect|include|"
-    r"represent|mean|comprise)\b|\bwhat (?:is|are|was|were) (?:the )?(?:components?|items?|"
-    r"drivers?|factors?|basis|purpose|policy|method)\b|^\s*what (?:caused|causes|led to|"
-    r"leads to|drove|drives|impacted|impacts|affected|affects|contributed to)\b",
-    __import__("re").I)
-
-
-def _year_like(f) -> bool:  # noqa: ANN001
-    """A committed fact that states a year (a period answer), not only a figure for one."""
-    v = f.value
-    return (v is not None and float(v).is_integer() and 1900 <= float(v) <= 2100) or bool(
-        __import__("re").fullmatch(r"\s*(?:FY\s?)?(?:19|20)\d{2}\s*", f.value_text or ""))
-
-
-# operations that combine two or more figures into one: listing the figures does not answer
-# them, and one figure answers them only when it is itself such a combination (a stored
-# "student-to-faculty ratio", "revenue growth", a percentage)
-_COMBINING = frozenset({"growth", "cagr", "difference", "ratio", "share"})
-_COMBINED = re.compile(r"ratio|share|percent|proportion|rate|margin|growth|change|difference|"
-                       r"cagr|yield|per\b|%", re.I)
-
-
-def _states_combination(f) -> bool:  # noqa: ANN001 - commitment.Fact
-    return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))
-
-
-def _asks_for_explanation(question: str) -> bool:
-    """A why / how-is-it-calculated / what-does-it-consist-of question: it asks for words, not
-    for a figure, so a bare figure is not an answer to it."""
-    return bool(_EXPLAIN.search(question))
 
 
 def _renumber(d, numbers: dict[str, int]):  # noqa: ANN001, ANN202

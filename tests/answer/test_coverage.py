@@ -76,6 +76,6 @@ def test_a_stored_ratio_still_answers(akb) -> None:  # noqa: ANN001
 def test_questions_asking_for_words_not_figures(question, explains) -> None:  # noqa: ANN001
     """An explanation question is not answered with a figure (the offline engine abstains;
     the passage itself would answer it)."""
-    from hyrag.answer.engine import _asks_for_explanation
+    from hyrag.answer.guards import asks_for_explanation
 
-    assert _asks_for_explanation(question) is explains
+    assert asks_for_explanation(question) is explains

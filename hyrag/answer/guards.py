@@ -1,0 +1,86 @@
+"""When a drafted answer is no answer: the checks after the decision, before it leaves.
+
+The decision (`decision.py`) asks whether the evidence is warranted and verified. These checks
+ask a different question: does the verified figure answer *this* question? Each names why not,
+and the engine abstains with that reason (an analyst's "I have a number, but not for what you
+asked"):
+
+- a question about a table's structure that no reader answered is not answered with a figure;
+- "in which year ..." is not answered by figures for years without the operation that picks one;
+- a why / what-caused / how-is-it-calculated question asks for words, not a figure;
+- a growth, difference, ratio or share the evidence does not compute is not answered by the
+  figures it would combine (one figure answers it only when it is itself such a combination);
+- evidence that leaves more than `answer_max_unexplained` of the question's words unexplained
+  answers a narrower question (`coverage.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hyrag.answer.coverage import evidence_texts, unexplained
+from hyrag.answer.parser import ParsedQuestion
+
+
+def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_period: bool,
+              read: bool, facts: Sequence, derivations: Sequence, n_requirements: int,
+              max_unexplained: int) -> str | None:
+    """Why the drafted answer does not answer the question, or None when it does. `read`: a
+    table or prose reader produced the answer (its own checks already ran)."""
+    if structure and not read:
+        return ("the question asks about the table's structure (its periods, a total's "
+                "components, the cells of named rows and columns) and the layout does not "
+                "answer it unambiguously")
+    if asks_period and not read and not any(_year_like(f) for f in facts):
+        return ("the question asks for a period, and the evidence holds figures for periods "
+                "without an operation that picks one of them")
+    if asks_for_explanation(question) and not structure:
+        return ("the question asks for an explanation or a description, which the offline "
+                "engine does not compose from figures; it would need the passage itself")
+    if not read and parsed.operation in COMBINING and not derivations and not any(
+            f.kind == "sql" for f in facts) and (n_requirements >= 2 or
+                                                 not any(_states_combination(f) for f in facts)):
+        return (f"the question asks for a {parsed.operation} of the figures, and the evidence "
+                "found does not compute it (the figures alone are no answer)")
+    loose = [] if read else unexplained(parsed.residual, evidence_texts(facts))
+    if len(loose) > max_unexplained:
+        return (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
+                "figures found answer a narrower question")
+    return None
+
+
+_EXPLAIN = re.compile(
+    r"^\s*(why|how (?:is|are|was|were|does|do|did) (?!much\b|many\b)\w+(?: \w+){0,6}? "
+    r"(?:calculated|computed|determined|measured|defined|derived|recognized|recorded|"
+    r"presented|accounted)\b)|\breason\b|\bconsists? of\b|\b(?:primarily |mainly )?"
+    r"(?:related|attributable|due) to\b|\bwhat (?:do|does|did) .{0,80}\b(?:reflect|include|"
+    r"represent|mean|comprise)\b|\bwhat (?:is|are|was|were) (?:the )?(?:components?|items?|"
+    r"drivers?|factors?|basis|purpose|policy|method)\b|^\s*what (?:caused|causes|led to|"
+    r"leads to|drove|drives|impacted|impacts|affected|affects|contributed to)\b",
+    re.I)
+
+
+def _year_like(f) -> bool:  # noqa: ANN001
+    """A committed fact that states a year (a period answer), not only a figure for one."""
+    v = f.value
+    return (v is not None and float(v).is_integer() and 1900 <= float(v) <= 2100) or bool(
+        re.fullmatch(r"\s*(?:FY\s?)?(?:19|20)\d{2}\s*", f.value_text or ""))
+
+
+# operations that combine two or more figures into one: listing the figures does not answer
+# them, and one figure answers them only when it is itself such a combination (a stored
+# "student-to-faculty ratio", "revenue growth", a percentage)
+COMBINING = frozenset({"growth", "cagr", "difference", "ratio", "share"})
+_COMBINED = re.compile(r"ratio|share|percent|proportion|rate|margin|growth|change|difference|"
+                       r"cagr|yield|per\b|%", re.I)
+
+
+def _states_combination(f) -> bool:  # noqa: ANN001 - commitment.Fact
+    return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))
+
+
+def asks_for_explanation(question: str) -> bool:
+    """A why / how-is-it-calculated / what-does-it-consist-of question: it asks for words, not
+    for a figure, so a bare figure is not an answer to it."""
+    return bool(_EXPLAIN.search(question))
