@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ingest.timekeys import TimeKey, parse_time_key
@@ -165,6 +166,17 @@ def view_key(con) -> tuple:  # noqa: ANN001
     sources = tuple(r[0] for r in cur.execute(
         "SELECT source_id FROM sources ORDER BY 1").fetchall())
     return (path, generation(cur), tables, sources)
+
+
+def per_view(cache: dict, con, build: Callable, size: int = 4):  # noqa: ANN001, ANN201
+    """`build(con)`, kept in `cache` under `view_key(con)` — the table and prose readers' one
+    cache of what they read from a store (a few views at once: the oldest leaves first)."""
+    key = view_key(con)
+    if key not in cache:
+        while len(cache) >= size:
+            cache.pop(next(iter(cache)))
+        cache[key] = build(con)
+    return cache[key]
 
 
 def load_catalog(store) -> Catalog:  # noqa: ANN001

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from hyrag.answer import prose_periods
-from hyrag.answer.catalog import view_key
+from hyrag.answer.catalog import per_view
 from ingest.attributes import LABEL_WORDS
 
 
@@ -53,12 +53,7 @@ _SENTENCES: dict[tuple, list[list[Amount]]] = {}
 def sentences(con) -> list[list[Amount]]:  # noqa: ANN001
     """The amounts of every prose sentence, grouped by sentence; cached per database
     generation and reader view (as the table readers cache their cells)."""
-    key = view_key(con)
-    if key not in _SENTENCES:
-        while len(_SENTENCES) >= 4:
-            _SENTENCES.pop(next(iter(_SENTENCES)))
-        _SENTENCES[key] = _read(con)
-    return _SENTENCES[key]
+    return per_view(_SENTENCES, con, _read)
 
 
 def _read(con) -> list[list[Amount]]:  # noqa: ANN001

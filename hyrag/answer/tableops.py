@@ -29,7 +29,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from hyrag.answer.catalog import view_key
+from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tableqa import Resolved
@@ -250,12 +250,7 @@ def _cached_grids(con, question: str) -> list[Grid]:  # noqa: ANN001
     from hyrag.answer.tableops_parse import tokens
 
 
-    key = view_key(con)
-    if key not in _GRIDS:
-        while len(_GRIDS) >= 4:
-            _GRIDS.pop(next(iter(_GRIDS)))
-        _GRIDS[key] = {}
-    done = _GRIDS[key]
+    done = per_view(_GRIDS, con, lambda _con: {})  # filled table by table below
     want = candidate_tables(question, con)
     missing = want - set(done)
     if missing:

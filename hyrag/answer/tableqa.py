@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
-from hyrag.answer.catalog import view_key
+from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tableqa_scale import cell_scale
@@ -117,12 +117,7 @@ def _cells(con) -> list[dict]:  # noqa: ANN001
     """`_read_cells`, cached per database generation and reader view (`catalog.view_key`):
     reading every numeric cell through a subject's views on each question cost ~80 ms."""
 
-    key = view_key(con)
-    if key not in _CELLS:
-        while len(_CELLS) >= 4:
-            _CELLS.pop(next(iter(_CELLS)))
-        _CELLS[key] = _read_cells(con)
-    return _CELLS[key]
+    return per_view(_CELLS, con, _read_cells)
 
 
 def _read_cells(con) -> list[dict]:  # noqa: ANN001

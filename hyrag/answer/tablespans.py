@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from hyrag.answer import tableqa as tq
 from hyrag.answer import tableqa_read as read
-from hyrag.answer.catalog import view_key
+from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tools import Derivation, Operand
@@ -167,12 +167,7 @@ _LINES: dict[tuple, list[Line]] = {}
 
 def _lines(con) -> list[Line]:  # noqa: ANN001
     """`_read_lines`, cached per database generation and reader view, as tableqa's cells."""
-    key = view_key(con)
-    if key not in _LINES:
-        while len(_LINES) >= 4:
-            _LINES.pop(next(iter(_LINES)))
-        _LINES[key] = _read_lines(con)
-    return _LINES[key]
+    return per_view(_LINES, con, _read_lines)
 
 
 def _read_lines(con) -> list[Line]:  # noqa: ANN001
