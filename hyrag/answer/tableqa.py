@@ -21,7 +21,7 @@ reads such a table:
   span ("2017-2019"; "the 2019 average X" = mean of the 2019 and 2018 balances); sum; ratio
   and share of two line items; the year a line item was largest or smallest; the years it
   was above or below a threshold, or how many;
-- the scale (`_scale`): a percentage or rate line is a percent and a per-share amount has no
+- the scale (`tr.scale`): a percentage or rate line is a percent and a per-share amount has no
   scale, whatever the caption says; else the scale ingestion recorded from the cell, its
   header or the table's caption ("(in thousands)").
 
@@ -49,29 +49,12 @@ from dataclasses import dataclass
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
-from hyrag.answer.catalog import per_view
+from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tableqa_scale import cell_scale
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
 
-_STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as", "is", "was",
-         "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
-         "year", "years", "fy", "from", "between", "with", "its", "their", "company", "s",
-         "amount", "value", "change", "difference", "percentage", "percent", "average",
-         "ratio", "increase", "decrease", "sum", "proportion", "respectively", "both", "during",
-         "end", "compared", "when", "than", "this", "that", "over", "under", "has", "have",
-         "had", "are", "there", "those", "these", "yoy", "growth", "rate", "respective", "i",
-         "e", "also", "while", "largest", "smallest", "highest", "lowest", "larger",
-         "smaller", "higher", "lower", "greater", "less", "more", "most", "least", "all",
-         "combined", "altogether", "reported", "year-on-year", "annual", "exceed", "thousand",
-         "million", "billion"}
-_OPWORDS = {"total", "net", "sum", "mean"}
-# Content words a question may use beyond its line item ("the company's", a segment's name):
-# three or more unexplained words mean it asks about something else (a passage, a sub-item).
-MAX_RESIDUE = 2
-_YEAR = read.YEAR
 # two or more years listed side by side: "in 2019 and 2018", "for 2019, 2018 and 2017"
 _LISTED_YEARS = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:,\s*(?:and\s+)?|\s+and\s+)"
                            r"(?:fiscal\s+)?(?:19|20)\d{2}(?!\d)", re.I)
@@ -91,131 +74,6 @@ class Resolved:
     residue: int = 0  # content words of the question no row label explains
 
 
-def _words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive schemes1"
-    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", (s or "").lower().replace("’", "'"))
-    return [w for w in re.findall(r"[a-z0-9]+", s) if not _YEAR.fullmatch(w)]
-
-
-def _stem(w: str) -> str:
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-
-
-def _content(s: str) -> set[str]:  # a stop word's plural ("values") is one too
-    return {t for w in _words(s) if w not in _STOP and not w.isdigit()
-            and (t := _stem(w)) not in _STOP}
-
-
-_COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '') AS scale, "
-         "coalesce(unit, '') AS unit, time_key, text, locator, coalesce(file, '') AS file, "
-         "coalesce(table_name, '') AS table_name, conf_base, value_base")
-
-
-_CELLS: dict[tuple, list[dict]] = {}
-
-
-def _cells(con) -> list[dict]:  # noqa: ANN001
-    """`_read_cells`, cached per database generation and reader view (`catalog.view_key`):
-    reading every numeric cell through a subject's views on each question cost ~80 ms."""
-
-    return per_view(_CELLS, con, _read_cells)
-
-
-def _read_cells(con) -> list[dict]:  # noqa: ANN001
-    """The numeric cell claims with a period: their own `time_key`, else the one year their
-    column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
-    so the table was not melted, but a reader still sees the column as 2018)."""
-    cur = con.cursor().execute(
-        f"SELECT {_COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
-        "AND value_num IS NOT NULL")
-    names = [d[0] for d in cur.description]
-    out = []
-    for r in cur.fetchall():
-        c = dict(zip(names, r, strict=True))
-        if not c["time_key"] and periods.span_key(c["attribute"] or ""):
-            # "2018/2019": a fiscal year across two calendar years, only named as itself
-            c["time_key"] = periods.span_key(c["attribute"] or "")
-            c["span_period"] = True
-        elif not c["time_key"]:
-            ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
-            if len(ys) != 1:
-                continue
-            c["time_key"] = str(ys.pop())
-            c["header_period"] = True  # the column is a period, not a measure of its own
-        out.append(c)
-    subjects = _subjects(con)
-    for c in out:
-        c["table_subject"] = subjects.get(c["table_name"], "")
-    return out
-
-
-def _subjects(con) -> dict[str, str]:  # noqa: ANN001
-    """table -> the subject ingestion took from its title ("Northwind — Income statement"):
-    every row of such a table has that entity, so it names the table, not a line item."""
-    from ingest.typed import subject_from_title
-
-    try:
-        rows = con.cursor().execute("SELECT table_name, title FROM kb_tables").fetchall()
-    except Exception:  # noqa: BLE001 - a governed view without kb_tables: no titles known
-        return {}
-    return {t: subject_from_title(title) or "" for t, title in rows}
-
-
-def _label(c: dict) -> str:
-    """The line item a cell belongs to: its entity (the row label of a melted wide table), or
-    its attribute when the entity only names the table (its name or its title's subject)."""
-    if c["entity"] and c["entity"] not in (c["table_name"], c.get("table_subject")):
-        return c["entity"]
-    return c["attribute"] or ""
-
-
-def _rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]:
-    """(score, label) of the labels the question names, best first."""
-    labels: dict[str, set[str]] = {}
-    for c in cells:
-        lab = _label(c)
-        if lab not in labels:
-            labels[lab] = _content(lab)
-    out = []
-    low = qtext.lower()
-    for lab, ws in labels.items():
-        if not ws:
-            continue
-        hit = ws & q
-        if not hit:
-            continue
-        cover = len(hit) / len(ws)
-        need = 1.0 if len(ws) <= 2 else 0.6
-        if cover + 1e-9 < need:
-            continue
-        exact = 1.0 if _phrase(lab) and f" {_phrase(lab)} " in f" {_phrase(low)} " else 0.0
-        out.append((exact + cover + 0.1 * len(hit), lab))
-    # a label whose words another fully named label contains ("Other income" inside "Total
-    # other income, net") is not the one meant when the question names the longer one
-    qw = {_stem(w) for w in _words(qtext)}
-    full = [labels[lab] for sc, lab in out if labels[lab] <= q and {
-        _stem(w) for w in _phrase(lab).split() if w not in _GLUE} <= qw]
-    out.sort(key=lambda x: (any(labels[x[1]] < f for f in full), -x[0], len(x[1])))
-    return out
-
-
-def _phrase(s: str) -> str:
-    """A label or question as plain words: "Sales per square metre ($)" -> "sales per square
-    metre", so a label's notes and punctuation do not hide that the question quotes it."""
-    s = re.sub(r"\([^)]*\)?", " ", s.lower().replace("’", "'"))
-    return " ".join(re.findall(r"[a-z0-9]+", s))
-
-
-def _year(c: dict) -> int | None:
-    m = _YEAR.search(c["time_key"] or "")
-    return int(m.group(1)) if m else None
-
-
-def _scale(c: dict) -> str:
-    """The cell's scale (`tableqa_scale.cell_scale`), read against its line item."""
-    return cell_scale(c, _label(c))
-
-
-_GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -238,12 +96,12 @@ def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:  # noqa:
 
 
 def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN001, C901, PLR0911, PLR0912
-    cells = _cells(con)
+    cells = tr.cells(con)
     if not cells:
         return None
-    q = _content(question) - {_stem(w.lower()) for w in re.findall(r"\bf[y]?\d{2}\b",
+    q = tr.content(question) - {tr.stem(w.lower()) for w in re.findall(r"\bf[y]?\d{2}\b",
                                                                      question, re.I)}
-    ranked = _rows(cells, q, question)
+    ranked = tr.rank_rows(cells, q, question)
     if not ranked:
         return None
     best_label = ranked[0][1]
@@ -261,12 +119,12 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     by_key: dict[str, dict[str, list[dict]]] = {}  # by the exact period: "2019Q4", a date
     attrs: dict[str, set[str]] = {}
     for c in cells:
-        y = None if c.get("span_period") else _year(c)
+        y = None if c.get("span_period") else tr.year_of(c)
         if y is not None:
-            by_label.setdefault(_label(c), {}).setdefault(y, []).append(c)
+            by_label.setdefault(tr.label(c), {}).setdefault(y, []).append(c)
         if (y is not None or c.get("span_period")) and not c.get("header_period"):
-                by_key.setdefault(_label(c), {}).setdefault(c["time_key"], []).append(c)
-        attrs.setdefault(_label(c), set()).add(layout.measure(c))
+                by_key.setdefault(tr.label(c), {}).setdefault(c["time_key"], []).append(c)
+        attrs.setdefault(tr.label(c), set()).add(layout.measure(c))
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
@@ -274,7 +132,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     cell_words: set[str] = set()  # the words of the committed cells' columns and units
 
     def measure_words(label: str) -> set[str]:
-        return {w for m in attrs.get(label, ()) for w in m.split()} - _content(label)
+        return {w for m in attrs.get(label, ()) for w in m.split()} - tr.content(label)
 
     def group(c: dict, label: str, core: bool = False) -> str:
         # the measure a column belongs to: its own, else that of the nearest measure column to
@@ -299,7 +157,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             # does not hold; a question naming no measure reads the plain period columns
             core = {id(c): set(group(c, label, core=True).split()) for c in cs}
             named = [c for c in cs if core[id(c)] and core[id(c)] <= q and not (
-                q - _content(label) - set(group(c, label).split()) - _OPWORDS)]
+                q - tr.content(label) - set(group(c, label).split()) - tr.OPWORDS)]
             if len(named) > 1:
                 return None
             if named:
@@ -316,13 +174,13 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if len({layout.row(c) for c in cs}) > 1:
             # the label names two rows (a "Client services" line under "Revenue:" and another
             # under "Cost of revenue:"): the section the question names decides, else abstain
-            cs = layout.by_section(cs, q - _content(label) - _OPWORDS, cells, explained)
+            cs = layout.by_section(cs, q - tr.content(label) - tr.OPWORDS, cells, explained)
             if not cs:
                 return None
         # several columns of one year (e.g. "Net Sales" and "% of Total"): prefer the one whose
         # own words the question uses, else an amount over a percentage
         def key(c: dict) -> tuple:
-            return (-len(_content(c["time_key"] + " " + c["text"]) & q),
+            return (-len(tr.content(c["time_key"] + " " + c["text"]) & q),
                     ("%" in (c["value_text"] or "")) != want_pct)
 
         best = sorted(cs, key=lambda c: (*key(c), c["claim_id"]))
@@ -346,7 +204,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         # the dates or quarters the question names are the table's own columns ("the quarter
         # ended July 27, 2019"): they replace its years, and their words need no line item
         uniq_years = pnamed  # type: ignore[assignment]
-        q = q - {_stem(w) for w in periods.words(question)}
+        q = q - {tr.stem(w) for w in periods.words(question)}
         if op == "lookup" and len(pnamed) >= 2 and not _SPAN_WORDS.search(question):
             op = "each"
     years_of = sorted(by_label.get(best_label, {}))
@@ -356,7 +214,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def commit(label: str, c: dict) -> Operand:
         rid = f"R{len(reqs) + 1}"
-        y = c["time_key"] if c.get("span_period") else _year(c)
+        y = c["time_key"] if c.get("span_period") else tr.year_of(c)
         req = Requirement(rid, label, c["attribute"] or label, period=str(y) if y else None)
         fact = Fact(
             claim_id=c["claim_id"], requirement=rid, source=c["file"] or c["table_name"],
@@ -371,7 +229,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         # else its header says ("Estimated at June 30, 2019" | "Final as of December 31, 2019")
         sole = pnamed and len(by_key.get(label, {}).get(c["time_key"], ())) == 1
         groups_used.add("" if sole else group(c, label))
-        cell_words.update(_content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
+        cell_words.update(tr.content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
         explained.update(layout.section_words(c, cells) & q)
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
@@ -381,15 +239,15 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def done(derivs: list[Derivation], answer: object, scale: str,
              name: str) -> Resolved | None:
-        used = set().union(explained, *(_content(r.entity or "") for r in reqs))
-        residue = len(q - used - _OPWORDS)
-        if residue > MAX_RESIDUE:
+        used = set().union(explained, *(tr.content(r.entity or "") for r in reqs))
+        residue = len(q - used - tr.OPWORDS)
+        if residue > tr.MAX_RESIDUE:
             return None  # the question says more than the line item and period explain
         if len(groups_used) > 1:
             return None  # the cells came from two measures' columns: not one line's figures
         words = used | cell_words
         for note in re.findall(r"\(([^)]*)\)", question):
-            if _content(note) - layout.PERIOD_WORDS - words:
+            if tr.content(note) - layout.PERIOD_WORDS - words:
                 return None  # it quotes a qualifier ("(cents per share)") this line lacks
         return Resolved(reqs, verdicts, store, derivs, name, answer, scale,
                         min(match.get(r.entity or "", 0.5) for r in reqs) if reqs else 0.0,
@@ -420,12 +278,12 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:
             return None
-        quoted = [_content(lab) for sc, lab in ranked if sc >= 2.0]
+        quoted = [tr.content(lab) for sc, lab in ranked if sc >= 2.0]
         if sum(1 for w in quoted if not any(w <= v and w != v for v in quoted)) > 2:
             return None  # three line items quoted: a sum over a total ("A and B over C")?
         a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],
-                                       lambda lab: _position(question, lab))
-        y = uniq_years[0] if uniq_years else _latest_common(by_label, a_lab, b_lab)
+                                       lambda lab: tr.position(question, lab))
+        y = uniq_years[0] if uniq_years else tr.latest_common(by_label, a_lab, b_lab)
         if y is None:
             return None
         ca, cb = pick(a_lab, y), pick(b_lab, y)
@@ -447,7 +305,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([d], r, "percent", op)
     label = best_label
     quoted = [lab for sc, lab in ranked if sc >= 2.0]
-    quoted = [lab for lab in quoted if not any(_content(lab) < _content(o) for o in quoted)]
+    quoted = [lab for lab in quoted if not any(tr.content(lab) < tr.content(o) for o in quoted)]
     if op == "lookup" and _TOTAL.search(read.neutral(question, label)) and (
             len(uniq_years) >= 2 or _ALL.search(question)):
         # "the total cost for 2018 and 2017", "total X across all 3 years": the sum of the
@@ -458,12 +316,12 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op == "sum" and len(uniq_years) == 1 and len(quoted) == 2 and len(ranked) >= 2:
         # "the sum of A and B in 2019": two line items the question quotes, one year
         cs2 = [pick(lab, uniq_years[0]) for lab in quoted]
-        if any(c is None for c in cs2) or _scale(cs2[0]) != _scale(cs2[1]):  # type: ignore[arg-type]
+        if any(c is None for c in cs2) or tr.scale(cs2[0]) != tr.scale(cs2[1]):  # type: ignore[arg-type]
             return None
         ops2 = [commit(lab, c) for lab, c in zip(quoted, cs2, strict=True)]  # type: ignore[arg-type]
         r = round(math.fsum(o.value for o in ops2), 2)
         return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops2), tuple(ops2), r)],
-                    r, _scale(cs2[0]), op)  # type: ignore[arg-type]
+                    r, tr.scale(cs2[0]), op)  # type: ignore[arg-type]
     if op == "lookup":
         if len(uniq_years) != 1:
             return None
@@ -473,7 +331,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         commit(label, c)
         if "%" in (c["value_text"] or ""):
             return done([], c["value_text"].strip(), "", op)  # "13.0%": displayed as a percent
-        return done([], c["value_num"], _scale(c), op)
+        return done([], c["value_num"], tr.scale(c), op)
     full = None if pnamed else read.span(question)
     if full and op in ("average", "sum", "each"):
         uniq_years = full
@@ -485,7 +343,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             commit(label, c)  # type: ignore[arg-type]
         vals = [c["value_text"].strip() if "%" in (c["value_text"] or "") else c["value_num"]
                 for c in cs]  # type: ignore[index]
-        return done([], vals, "" if any(isinstance(v, str) for v in vals) else _scale(cs[0]),
+        return done([], vals, "" if any(isinstance(v, str) for v in vals) else tr.scale(cs[0]),
                     op)  # type: ignore[arg-type]
     if op == "average" and len(uniq_years) == 1:
         if pnamed or not re.search(r"(?:19|20)\d{2}\s+average\b", question, re.I):
@@ -507,7 +365,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if any(c is None for c in cs):
         return None
     ops = [commit(label, c) for c in cs]  # type: ignore[arg-type]
-    sc = _scale(cs[0])  # type: ignore[arg-type]
+    sc = tr.scale(cs[0])  # type: ignore[arg-type]
     if op in ("average", "sum") and all(layout.bracketed(c) for c in cs) and \
             layout.COST.search(label):
         # "the average interest expense" over a line shown "(598)": its size (598), or the
@@ -559,7 +417,7 @@ def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] |
     mult = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
     out = []
     for c, y in cs:
-        sc = _scale(c)
+        sc = tr.scale(c)
         if th.scale == "percent" or not th.scale:
             if th.scale == "percent" and sc != "percent":
                 return None
@@ -573,23 +431,3 @@ def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] |
         if ok:
             out.append(y)
     return out
-
-
-def _position(question: str, lab: str) -> int:
-    """Where the question names a label: the label itself, else its first content word (a
-    word two labels share, "costs", says nothing about which one comes first)."""
-    low = question.lower()
-    exact = low.find(re.sub(r"\s+", " ", lab.lower().strip()))
-    if exact >= 0:
-        return exact
-    for w in _words(lab):
-        if _stem(w) in _content(lab):
-            m = re.search(rf"\b{re.escape(w)}", low)
-            if m:
-                return m.start()
-    return 10 ** 6
-
-
-def _latest_common(by_label: dict, a: str, b: str) -> int | None:
-    common = set(by_label.get(a, {})) & set(by_label.get(b, {}))
-    return max(common) if common else None

@@ -2,14 +2,16 @@
 cell came from, the section a repeated label sits in, what a column measures beside its period,
 and the accounting brackets of a cost.
 
-Split from `tableqa.py` to keep that module readable; the word helpers (`_content`, `_label`)
-stay there and are imported when called, so both modules compare the same words.
+Split from `tableqa.py` to keep that module readable; the word helpers (`content`, `label`)
+are `tableqa_rows.py`'s, so every table reader compares the same words.
 """
 
 from __future__ import annotations
 
 import json
 import re
+
+from hyrag.answer import tableqa_rows as tr
 
 
 def by_section(cs: list[dict], words: set[str], cells: list[dict],
@@ -19,7 +21,6 @@ def by_section(cs: list[dict], words: set[str], cells: list[dict],
     revenue: ... Total cost of revenue"), so the section of a row is the first "Total ..." line
     below it; the question's words beyond the label pick the section they cover best ("cost
     of revenue of client services"), and a tie or no named section returns nothing."""
-    from hyrag.answer import tableqa as tq  # the same word helpers (no cycle at import)
 
     if not words:
         return []
@@ -27,7 +28,7 @@ def by_section(cs: list[dict], words: set[str], cells: list[dict],
     for c in cells:
         r = row(c)
         if isinstance(r, int):
-            rows.setdefault((c["table_name"], r), tq._label(c))
+            rows.setdefault((c["table_name"], r), tr.label(c))
     scored: dict[object, tuple[float, set[str]]] = {}
     for c in cs:
         r = row(c)
@@ -35,7 +36,7 @@ def by_section(cs: list[dict], words: set[str], cells: list[dict],
             continue
         below = sorted(k[1] for k in rows if k[0] == c["table_name"] and k[1] > r
                        and re.match(r"\s*total\b", rows[k], re.I))
-        sec = tq._content(re.sub(r"(?i)^\s*total\b", "", rows[(c["table_name"], below[0])])
+        sec = tr.content(re.sub(r"(?i)^\s*total\b", "", rows[(c["table_name"], below[0])])
                           ) if below else set()
         scored[r] = (len(sec & words) - 0.5 * len(sec - words), sec & words)
     ranked = sorted(scored.items(), key=lambda kv: -kv[1][0])
@@ -50,15 +51,14 @@ def section_words(c: dict, cells: list[dict]) -> set[str]:
     """The words of the section a cell's row sits in — the label of the first "Total ..." line
     below it, "total" aside ("Inventory" above "Total deferred tax assets"): a question naming
     the section ("the deferred tax assets for inventory") names the row's context, not more."""
-    from hyrag.answer import tableqa as tq
 
     r = row(c)
     if not isinstance(r, int):
         return set()
-    below = sorted((row(x), tq._label(x)) for x in cells if x["table_name"] == c["table_name"]
+    below = sorted((row(x), tr.label(x)) for x in cells if x["table_name"] == c["table_name"]
                    and isinstance(row(x), int) and row(x) > r
-                   and re.match(r"\s*total\b", tq._label(x), re.I))
-    return tq._content(re.sub(r"(?i)^\s*total\b", "", below[0][1])) if below else set()
+                   and re.match(r"\s*total\b", tr.label(x), re.I))
+    return tr.content(re.sub(r"(?i)^\s*total\b", "", below[0][1])) if below else set()
 
 
 PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month", "week",
@@ -74,15 +74,14 @@ def measure(c: dict, core: bool = False) -> str:
     December 31, 2019 (In millions)", "2 0 1 8", "July 27, 2019 (1)"), else its words ("% of
     total", "variation vs", "employees"), so a table of amounts with a variance column beside
     them is still read as a line item per row."""
-    from hyrag.answer import tableqa as tq  # the same word helpers (no cycle at import)
 
     if c.get("header_period"):
         return ""
     a = c["attribute"] or ""
-    if tq._content(a) == tq._content(tq._label(c)):
+    if tr.content(a) == tr.content(tr.label(c)):
         return ""  # a melted wide table: the attribute repeats the line item
     notes = r"\([^)]*\)" if core else r"\(\s*[\d,\s]*\)"  # core: "(losses)" left out
-    ws = {w for w in tq._content(re.sub(notes, " ", a)) if w not in PERIOD_WORDS
+    ws = {w for w in tr.content(re.sub(notes, " ", a)) if w not in PERIOD_WORDS
           and len(w) > 1}
     return " ".join(sorted(ws))
 

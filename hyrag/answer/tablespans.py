@@ -32,8 +32,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from hyrag.answer import tableqa as tq
 from hyrag.answer import tableqa_read as read
+from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
@@ -175,10 +175,10 @@ def _read_lines(con) -> list[Line]:  # noqa: ANN001
     (the row and column each locator names): a row with no figure at all leaves a gap in the
     row numbers. A cell's year is its period, else the one year its column header names."""
     cur = con.cursor().execute(
-        f"SELECT {tq._COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "  # noqa: SLF001
+        f"SELECT {tr.COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "  # noqa: SLF001
         "AND value_num IS NOT NULL")
     names = [d[0] for d in cur.description]
-    subjects = tq._subjects(con)  # noqa: SLF001
+    subjects = tr.subjects(con)  # noqa: SLF001
     out: dict[tuple[str, int], Line] = {}
     for r in cur.fetchall():
         c = dict(zip(names, r, strict=True))
@@ -191,7 +191,7 @@ def _read_lines(con) -> list[Line]:  # noqa: ANN001
         if not isinstance(row, int):
             continue
         # a row whose first cell is empty (an unlabelled subtotal) has no label of its own
-        label = tq._label(c) if c["entity"] else ""  # noqa: SLF001
+        label = tr.label(c) if c["entity"] else ""  # noqa: SLF001
         ln = out.setdefault((c["table_name"], row), Line(c["table_name"], row, label))
         col = str(loc.get("column") or c["attribute"] or "")
         pos = _col(str(loc.get("cell") or ""))
@@ -218,7 +218,7 @@ def _col(cell: str) -> int:
 
 def _content(question: str) -> set[str]:
     """The question's content words that could name a line (its structure words removed)."""
-    return tq._content(question) - _STRUCT_WORDS  # noqa: SLF001
+    return tr.content(question) - _STRUCT_WORDS  # noqa: SLF001
 
 
 _TOTAL_WORDS = {"total", "gross"}  # "the components of revenue" are those of "Total revenue"
@@ -228,19 +228,19 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
     """The lines the question names (every line holding the best-covered label), [] when it
     names none, None when its words name a line only partly (a guess would be wrong). For a
     total (`totals`) every word of its label but "total" / "gross" must be the question's."""
-    q = tq._content(question)  # noqa: SLF001
+    q = tr.content(question)  # noqa: SLF001
     cells = [c for ln in lines if ln.label for c in ln.by_year.values()]
-    ranked = tq._rows(cells, q | _TOTAL_WORDS if totals else q, question)  # noqa: SLF001
+    ranked = tr.rank_rows(cells, q | _TOTAL_WORDS if totals else q, question)  # noqa: SLF001
     if totals:
         ranked = [(sc, lab) for sc, lab in ranked
-                  if (own := tq._content(lab) - _TOTAL_WORDS) and own <= q]  # noqa: SLF001
+                  if (own := tr.content(lab) - _TOTAL_WORDS) and own <= q]  # noqa: SLF001
     if not ranked:
         return []
     best_score, best = ranked[0]
     if len(ranked) > 1 and ranked[1][0] == best_score and ranked[1][1] != best:
         return None  # two labels read the question equally well
-    residue = _content(question) - tq._content(best) - tq._OPWORDS  # noqa: SLF001
-    if len(residue) > tq.MAX_RESIDUE:
+    residue = _content(question) - tr.content(best) - tr.OPWORDS  # noqa: SLF001
+    if len(residue) > tr.MAX_RESIDUE:
         return None
     return [ln for ln in lines if ln.label == best]
 
@@ -360,7 +360,7 @@ def _decimals(text: str | None) -> int:
 def _tokens(s: str) -> list[str]:
     """Words and numbers as a header is matched: "Less than one year" -> less, than, 1, year."""
     ws = re.findall(r"[a-z]+|\d+(?:\.\d+)?", (s or "").lower().replace("’", "'"))
-    return [tq._stem(_NUMBER_WORDS.get(w, w)) for w in ws]  # noqa: SLF001
+    return [tr.stem(_NUMBER_WORDS.get(w, w)) for w in ws]  # noqa: SLF001
 
 
 def _at(seq: list[str], sub: list[str]) -> int | None:
@@ -379,10 +379,10 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     line's years are left to the line-item reader."""
     qt = [w for w in _tokens(question) if w not in _GLUE]
     qyears = set(read.years(question))
-    rows = [ln for ln in lines if ln.label and (own := tq._content(ln.label))  # noqa: SLF001
-            and own <= tq._content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
+    rows = [ln for ln in lines if ln.label and (own := tr.content(ln.label))  # noqa: SLF001
+            and own <= tr.content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
     rows = [ln for ln in rows if not any(  # the more specific of two nested labels
-        tq._content(ln.label) < tq._content(o.label) for o in rows)]  # noqa: SLF001
+        tr.content(ln.label) < tr.content(o.label) for o in rows)]  # noqa: SLF001
     if not rows:
         return None, False
     if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
@@ -396,7 +396,7 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     if len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
         return None, False  # not one line of cells: another reader's question
     if len(rows) > 1:
-        order = sorted(rows, key=lambda ln: tq._position(question, ln.label))  # noqa: SLF001
+        order = sorted(rows, key=lambda ln: tr.position(question, ln.label))  # noqa: SLF001
         cs = [ln.by_col.get(cols[0]) for ln in order]
     else:
         cs = [rows[0].by_col.get(k) for k in sorted(cols, key=lambda k: pos[k] or 0)]
@@ -411,7 +411,7 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     res = b.done("cells", vals, sent)
     from dataclasses import replace
 
-    return replace(res, scale="" if pct else tq._scale(cs[0])), True  # type: ignore[arg-type]  # noqa: SLF001
+    return replace(res, scale="" if pct else tr.scale(cs[0])), True  # type: ignore[arg-type]  # noqa: SLF001
 
 
 def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202
@@ -468,8 +468,8 @@ def _column(question: str, total: Line) -> str | None:
     if ys:
         c = total.by_year.get(ys[0])
         return next((k for k, v in total.by_col.items() if v is c), None) if c else None
-    q = tq._content(question)  # noqa: SLF001
-    hits = [k for k in total.by_col if (w := tq._content(k)) and w <= q]  # noqa: SLF001
+    q = tr.content(question)  # noqa: SLF001
+    hits = [k for k in total.by_col if (w := tr.content(k)) and w <= q]  # noqa: SLF001
     if len(hits) == 1:
         return hits[0]
     return next(iter(total.by_col)) if len(total.by_col) == 1 else None
@@ -519,7 +519,7 @@ class _Builder:
         if c["claim_id"] in self.n:
             return self.n[c["claim_id"]]
         rid = f"R{len(self.reqs) + 1}"
-        label = tq._label(c)  # noqa: SLF001
+        label = tr.label(c)  # noqa: SLF001
         y = c.get("_year")
         req = Requirement(rid, label, c["attribute"] or label, period=str(y) if y else None,
                           scope=(c["table_name"],))

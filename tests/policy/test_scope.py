@@ -225,16 +225,16 @@ def test_table_reader_caches_are_per_view(pair, policy) -> None:  # noqa: ANN001
     """The table readers cache cell contents in process; a subject must never be served what
     was read through another's view: the key holds the visible sources, and what the cache
     returns through ana's view is what a store without the denied sources holds."""
-    from hyrag.answer import tableqa
+    from hyrag.answer import tableqa_rows
     from hyrag.answer.catalog import view_key
 
     everything, alone = pair
     ana = everything.as_subject("ana", policy=policy)
-    full = tableqa._cells(everything.reader.con)  # fills the cache through the owner's view
+    full = tableqa_rows.cells(everything.reader.con)  # fills the cache through the owner's view
     with ana._request("ask"):  # the reader a request of ana's gets (kb.ask does the same)
-        mine = tableqa._cells(ana.reader.con)
+        mine = tableqa_rows.cells(ana.reader.con)
         assert view_key(ana.reader.con) != view_key(everything.reader.con)
-    cells = tableqa._cells(alone.reader.con)
+    cells = tableqa_rows.cells(alone.reader.con)
     assert {(c["entity"], c["attribute"], c["value_text"]) for c in mine} == {
         (c["entity"], c["attribute"], c["value_text"]) for c in cells}
     assert len(full) > len(mine)

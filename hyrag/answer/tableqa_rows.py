@@ -1,0 +1,181 @@
+"""The words and rows of line-item tables: what `tableqa.py` and `tablespans.py` share.
+
+A question names a line item by its words, not its exact label ("the change in Other income"
+for "Other income, net"), so both table readers need the same notion of a label's content
+words (stop words, plurals and footnote markers aside), the same reading of the numeric cells
+(each with its period: its own `time_key`, a two-year fiscal span, or the one year its column
+header names) and the same ranking of the labels a question names. Split from `tableqa.py`
+(one idea per module): that module reads the operation and the periods on top of these.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hyrag.answer import tableqa_periods as periods
+from hyrag.answer import tableqa_read as read
+from hyrag.answer.catalog import per_view
+from hyrag.answer.tableqa_scale import cell_scale
+
+STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as", "is", "was",
+         "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
+         "year", "years", "fy", "from", "between", "with", "its", "their", "company", "s",
+         "amount", "value", "change", "difference", "percentage", "percent", "average",
+         "ratio", "increase", "decrease", "sum", "proportion", "respectively", "both", "during",
+         "end", "compared", "when", "than", "this", "that", "over", "under", "has", "have",
+         "had", "are", "there", "those", "these", "yoy", "growth", "rate", "respective", "i",
+         "e", "also", "while", "largest", "smallest", "highest", "lowest", "larger",
+         "smaller", "higher", "lower", "greater", "less", "more", "most", "least", "all",
+         "combined", "altogether", "reported", "year-on-year", "annual", "exceed", "thousand",
+         "million", "billion"}
+OPWORDS = {"total", "net", "sum", "mean"}
+# Content words a question may use beyond its line item ("the company's", a segment's name):
+# three or more unexplained words mean it asks about something else (a passage, a sub-item).
+MAX_RESIDUE = 2
+YEAR = read.YEAR
+
+def words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive schemes1"
+    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", (s or "").lower().replace("’", "'"))
+    return [w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w)]
+
+
+def stem(w: str) -> str:
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def content(s: str) -> set[str]:  # a stop word's plural ("values") is one too
+    return {t for w in words(s) if w not in STOP and not w.isdigit()
+            and (t := stem(w)) not in STOP}
+
+
+COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '') AS scale, "
+         "coalesce(unit, '') AS unit, time_key, text, locator, coalesce(file, '') AS file, "
+         "coalesce(table_name, '') AS table_name, conf_base, value_base")
+
+
+CACHE: dict[tuple, list[dict]] = {}
+
+
+def cells(con) -> list[dict]:  # noqa: ANN001
+    """`read_cells`, cached per database generation and reader view (`catalog.view_key`):
+    reading every numeric cell through a subject's views on each question cost ~80 ms."""
+
+    return per_view(CACHE, con, read_cells)
+
+
+def read_cells(con) -> list[dict]:  # noqa: ANN001
+    """The numeric cell claims with a period: their own `time_key`, else the one year their
+    column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
+    so the table was not melted, but a reader still sees the column as 2018)."""
+    cur = con.cursor().execute(
+        f"SELECT {COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
+        "AND value_num IS NOT NULL")
+    names = [d[0] for d in cur.description]
+    out = []
+    for r in cur.fetchall():
+        c = dict(zip(names, r, strict=True))
+        if not c["time_key"] and periods.span_key(c["attribute"] or ""):
+            # "2018/2019": a fiscal year across two calendar years, only named as itself
+            c["time_key"] = periods.span_key(c["attribute"] or "")
+            c["span_period"] = True
+        elif not c["time_key"]:
+            ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
+            if len(ys) != 1:
+                continue
+            c["time_key"] = str(ys.pop())
+            c["header_period"] = True  # the column is a period, not a measure of its own
+        out.append(c)
+    subj = subjects(con)
+    for c in out:
+        c["table_subject"] = subj.get(c["table_name"], "")
+    return out
+
+
+def subjects(con) -> dict[str, str]:  # noqa: ANN001
+    """table -> the subject ingestion took from its title ("Northwind — Income statement"):
+    every row of such a table has that entity, so it names the table, not a line item."""
+    from ingest.typed import subject_from_title
+
+    try:
+        rows = con.cursor().execute("SELECT table_name, title FROM kb_tables").fetchall()
+    except Exception:  # noqa: BLE001 - a governed view without kb_tables: no titles known
+        return {}
+    return {t: subject_from_title(title) or "" for t, title in rows}
+
+
+def label(c: dict) -> str:
+    """The line item a cell belongs to: its entity (the row label of a melted wide table), or
+    its attribute when the entity only names the table (its name or its title's subject)."""
+    if c["entity"] and c["entity"] not in (c["table_name"], c.get("table_subject")):
+        return c["entity"]
+    return c["attribute"] or ""
+
+
+def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]:
+    """(score, label) of the labels the question names, best first."""
+    labels: dict[str, set[str]] = {}
+    for c in cells:
+        lab = label(c)
+        if lab not in labels:
+            labels[lab] = content(lab)
+    out = []
+    low = qtext.lower()
+    for lab, ws in labels.items():
+        if not ws:
+            continue
+        hit = ws & q
+        if not hit:
+            continue
+        cover = len(hit) / len(ws)
+        need = 1.0 if len(ws) <= 2 else 0.6
+        if cover + 1e-9 < need:
+            continue
+        exact = 1.0 if phrase(lab) and f" {phrase(lab)} " in f" {phrase(low)} " else 0.0
+        out.append((exact + cover + 0.1 * len(hit), lab))
+    # a label whose words another fully named label contains ("Other income" inside "Total
+    # other income, net") is not the one meant when the question names the longer one
+    qw = {stem(w) for w in words(qtext)}
+    full = [labels[lab] for sc, lab in out if labels[lab] <= q and {
+        stem(w) for w in phrase(lab).split() if w not in GLUE} <= qw]
+    out.sort(key=lambda x: (any(labels[x[1]] < f for f in full), -x[0], len(x[1])))
+    return out
+
+
+def phrase(s: str) -> str:
+    """A label or question as plain words: "Sales per square metre ($)" -> "sales per square
+    metre", so a label's notes and punctuation do not hide that the question quotes it."""
+    s = re.sub(r"\([^)]*\)?", " ", s.lower().replace("’", "'"))
+    return " ".join(re.findall(r"[a-z0-9]+", s))
+
+
+def year_of(c: dict) -> int | None:
+    m = YEAR.search(c["time_key"] or "")
+    return int(m.group(1)) if m else None
+
+
+def scale(c: dict) -> str:
+    """The cell's scale (`tableqa_scale.cell_scale`), read against its line item."""
+    return cell_scale(c, label(c))
+
+
+GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
+
+
+def position(question: str, lab: str) -> int:
+    """Where the question names a label: the label itself, else its first content word (a
+    word two labels share, "costs", says nothing about which one comes first)."""
+    low = question.lower()
+    exact = low.find(re.sub(r"\s+", " ", lab.lower().strip()))
+    if exact >= 0:
+        return exact
+    for w in words(lab):
+        if stem(w) in content(lab):
+            m = re.search(rf"\b{re.escape(w)}", low)
+            if m:
+                return m.start()
+    return 10 ** 6
+
+
+def latest_common(by_label: dict, a: str, b: str) -> int | None:
+    common = set(by_label.get(a, {})) & set(by_label.get(b, {}))
+    return max(common) if common else None
