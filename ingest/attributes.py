@@ -145,12 +145,22 @@ def _verb_before(before: str) -> str:
     return m.group(1) if m else ""
 
 
+# the text before an amount ends with another amount and a list joint ("$2.6 million and")
+_LISTED_AFTER_AMOUNT = re.compile(
+    r"[\d)](?:\s*(?:thousand|million|billion|bn|m|k|%|percent|per cent))?\s*(?:,\s*(?:and\s+)?|"
+    r"\s+and\s+)(?:[$£€¥]|[A-Z]{3}\s?)?$", re.I)
+
+
 def attribute_for(sentence: str, a: int, b: int, num: ParsedNumber,
                    prev_attr: str | None, entities: Sequence[str],
                    clause_start: int) -> tuple[str, str]:
     """(attribute, unit) for the number at sentence[a:b]."""
     unit = num.unit
     before = sentence[clause_start:a]
+    if prev_attr and _LISTED_AFTER_AMOUNT.search(before):
+        # "$2.5 million, $2.6 million and $2.4 million": the list's amounts measure one thing;
+        # the words before a later one are the previous amount's scale, not an attribute
+        return prev_attr, unit
     noun = _noun_after(sentence, b)
     if noun and noun.split()[-1] in _MEASURE_UNITS:
         unit = unit or noun.split()[-1]

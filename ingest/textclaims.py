@@ -28,6 +28,7 @@ from ingest.attributes import (
 )
 from ingest.numbers import CURRENCY_CODES, ParsedNumber, find_numbers
 from ingest.relations import extract_relations
+from ingest.respectively import pair_respectively
 from ingest.text import is_heading, split_sentences
 from ingest.timekeys import TimeKey, find_time_expressions
 from ingest.types import ClaimRecord, Locator, Passage, RelationRecord
@@ -227,6 +228,23 @@ def _period_for(pos: int, periods: list[tuple[int, int, TimeKey]],
     return local[-1][2]
 
 
+def _respective_periods(sentence: str, facts: list[_Fact],
+                        periods: list[tuple[int, int, TimeKey]]
+                        ) -> tuple[dict[int, TimeKey], set[int]]:
+    """(fact index -> its period, the facts inside a "..., respectively" segment): the n-th
+    amount of such a list is for the n-th period (`ingest.respectively`); a fact inside a
+    segment whose counts do not pair has no period the sentence states — it inherits none."""
+    if "respective" not in sentence:
+        return {}, set()
+    idx = [k for k, f in enumerate(facts) if f.number is not None]
+    spans = [(facts[k].start, facts[k].end) for k in idx]
+    mentions = [(s, tk.key) for s, _e, tk in periods
+                if not any(a <= s < b for a, b in spans)]
+    by_key = {tk.key: tk for _s, _e, tk in periods}
+    paired, inside = pair_respectively(sentence, spans, mentions)
+    return ({idx[i]: by_key[key] for i, key in paired.items()}, {idx[i] for i in inside})
+
+
 # --- the extractor --------------------------------------------------------------------------
 
 def _is_negated(sentence: str) -> bool:
@@ -315,11 +333,14 @@ def extract_claims(
                     subj_end = pm.end() if pm else 0
                 attr = attribute_without_number(sentence, ents, negated, subj_end)
                 facts = [_Fact(0, 0, None, attr, resolved)] if attr else []
-            for f in facts:
+            listed, unwritten = _respective_periods(sentence, facts, periods)
+            for k, f in enumerate(facts):
                 tk = _period_for(f.start, periods, clauses) if f.number is not None else (
                     periods[0][2] if periods else None)
+                if k in unwritten:
+                    tk = listed.get(k)  # "..., respectively": the n-th amount, the n-th period
                 from_context = False
-                if tk is None and f.number is not None:
+                if tk is None and f.number is not None and k not in unwritten:
                     tk = inherited  # type: ignore[assignment]
                     from_context = tk is not None
                 entity = f.entity

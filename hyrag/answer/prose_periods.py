@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest.respectively import pair_respectively
+
 # a year, or a split fiscal year "2017/18"; "FY2019" and "fiscal years2019" still count
 _YEAR = re.compile(r"(?:(?<=FY)|(?<=years)|(?<![A-Za-z\d$£€.,]))((?:19|20)\d{2})"
                    r"(?:/(\d{2}))?(?![\d]|,\d)")
@@ -94,17 +96,6 @@ def _clause_of(text: str, pos: int) -> tuple[int, int]:
     return 0, len(text)
 
 
-def _lists(text: str, spans: list[tuple[int, int]], idx: list[int]) -> list[list[int]]:
-    """The amounts `idx` grouped into lists: neighbours joined only by "," / "and"."""
-    out: list[list[int]] = []
-    for i in idx:
-        if out and re.fullmatch(r"\s*,?\s*(?:and\s+)?", text[spans[out[-1][-1]][1]:spans[i][0]]):
-            out[-1].append(i)
-        else:
-            out.append([i])
-    return out
-
-
 def assign(text: str, spans: list[tuple[int, int]],
            kinds: list[str] | None = None) -> list[str | None]:
     """The period of each amount (given by its character span in `text`), or None when the
@@ -129,27 +120,13 @@ def assign(text: str, spans: list[tuple[int, int]],
         if len({m.key for m in local}) == 1 and len(others) == 1:
             out[i] = local[0].key
     outside = [m for m in mentions if _inside(m.start, brackets) is None]
-    # 2. "respectively" segments
-    prev: list[str] = []
-    seg_start = 0
-    for rm in re.finditer(r"\brespective(?:ly)?\b", text):
-        idx = [i for i, (a, _) in enumerate(spans)
-               if seg_start <= a < rm.start() and not done[i]]
-        keys = list(dict.fromkeys(m.key for m in outside if seg_start <= m.start < rm.start()))
-        if not keys and prev:
-            keys = prev
-        if idx:
-            for i in idx:
-                done[i] = True
-            lists = _lists(text, spans, idx)
-            if len(keys) >= 2 and all(len(li) == len(keys) for li in lists):
-                # "$2.9 billion and $2.5 billion is long-term and $118 million and $131
-                # million is current at 2019 and 2018, respectively": each list pairs alike
-                for li in lists:
-                    for i, k in zip(li, keys, strict=True):
-                        out[i] = k
-                prev = keys
-        seg_start = rm.end()
+    # 2. "respectively" segments (`ingest.respectively`: ingestion stamps claims the same way)
+    paired, inside = pair_respectively(
+        text, spans, [(m.start, m.key) for m in outside],
+        frozenset(i for i, d in enumerate(done) if d))
+    for i in inside:
+        done[i] = True
+        out[i] = paired.get(i)
     # 3. the period beside the amount, else the sentence's one period
     sentence_keys = {m.key for m in outside}
     for i, (a, b) in enumerate(spans):

@@ -304,3 +304,39 @@ def test_markdown_notes_claims() -> None:
     assert ("Baltic Bakeries Ltd", "subsidiary_of", "Nordic Foods AS") in rels
     assert ("Lakeview Clinic", "located_in", "Duluth, Minnesota") in rels
     assert any(is_negated(c) and c.entity == "Harbor Health Partners" for c in claims)
+
+
+def _periods_of(text: str) -> list[tuple[float, str | None]]:
+    claims, _ = extract_claims(passages_from_strings([text], "notes.txt"))
+    return [(c.value_num, c.time_key) for c in claims if c.value_num is not None]
+
+
+def test_respectively_pairs_the_nth_amount_with_the_nth_period() -> None:
+    # the nearest period after each amount is 2019 for all three: an analyst pairs in order
+    text = ("Acme Corp recorded depreciation expense of $2.5 million, $2.6 million and $2.4 "
+            "million during fiscal 2019, 2018 and 2017, respectively.")
+    assert _periods_of(text) == [(2.5, "2019"), (2.6, "2018"), (2.4, "2017")]
+
+
+def test_respectively_two_lists_and_a_segment_that_inherits_its_periods() -> None:
+    text = ("Acme Corp had long-term debt of $2.9 billion and $2.5 billion and current debt of "
+            "$118 million and $131 million at 2019 and 2018, respectively, of which $90 "
+            "million and $80 million, respectively, was secured.")
+    assert _periods_of(text) == [(2.9, "2019"), (2.5, "2018"), (118.0, "2019"), (131.0, "2018"),
+                                 (90.0, "2019"), (80.0, "2018")]
+
+
+def test_respectively_with_counts_that_do_not_pair_claims_no_period() -> None:
+    # three amounts, two periods: which amount is which year is not written
+    text = ("Acme Corp paid fees of $1.0 million, $2.0 million and $3.0 million in 2019 and "
+            "2018, respectively.")
+    assert [p for _, p in _periods_of(text)] == [None, None, None]
+
+
+def test_a_listed_amount_keeps_the_lists_attribute() -> None:
+    # "... $2.6 million and $2.4 million": the words before the last amount are the previous
+    # amount's scale, not what it measures
+    claims, _ = extract_claims(passages_from_strings(
+        ["Acme Corp recorded depreciation expense of $2.5 million, $2.6 million and $2.4 "
+         "million during fiscal 2019, 2018 and 2017, respectively."], "notes.txt"))
+    assert {c.attribute for c in claims if c.value_num is not None} == {"depreciation expense"}
