@@ -405,6 +405,9 @@ def scale_hint(text: str | None) -> tuple[str, str]:
             # a unit names the column's last word ("lead_time_days", "Weight (kg)"), not a
             # qualifier in front of another noun ("unit_price", "hours_budget")
             and tok == tokens[-1]
+            # an upper-case abbreviation standing alone is the column's name, not a unit
+            # ("HR" in a batting table is home runs, "MIN" minutes played or a minimum)
+            and not (len(tokens) == 1 and tok.isupper() and len(tok) > 1)
         ):
             unit = _UNITS[low]
     if single_letter:

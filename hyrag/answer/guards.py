@@ -8,6 +8,7 @@ asked"):
 - a question about a table's structure that no reader answered is not answered with a figure;
 - "in which year ..." is not answered by figures for years without the operation that picks one;
 - a why / what-caused / how-is-it-calculated question asks for words, not a figure;
+- "which X has the least Y" is not answered by the least Y alone (an aggregate with no row);
 - a growth, difference, ratio or share the evidence does not compute is not answered by the
   figures it would combine (one figure answers it only when it is itself such a combination);
 - evidence that leaves more than `answer_max_unexplained` of the question's words unexplained
@@ -43,6 +44,10 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
                                                  not any(_states_combination(f) for f in facts)):
         return (f"the question asks for a {parsed.operation} of the figures, and the evidence "
                 "found does not compute it (the figures alone are no answer)")
+    if not read and parsed.operation in ("max", "min") and not parsed.group_by and _ASKS_NAME.search(
+            question) and facts and all(f.kind == "sql" for f in facts):
+        return ("the question asks which row holds the extreme value, and the evidence found "
+                "is the extreme value alone (no row named)")
     loose = [] if read else unexplained(parsed.residual, evidence_texts(facts))
     if len(loose) > max_unexplained:
         return (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
@@ -59,6 +64,10 @@ _EXPLAIN = re.compile(
     r"drivers?|factors?|basis|purpose|policy|method)\b|^\s*what (?:caused|causes|led to|"
     r"leads to|drove|drives|impacted|impacts|affected|affects|contributed to)\b",
     re.I)
+
+
+# "which locomotive ...", "who ...", "what team ...": the answer is a row's name
+_ASKS_NAME = re.compile(r"^\s*(?:(?:in|of|for|at|from)\s+)?(?:which|who|whom|whose)\b", re.I)
 
 
 def _year_like(f) -> bool:  # noqa: ANN001

@@ -64,6 +64,17 @@ def correct(pred: list[str] | None, target: list[str]) -> bool:
     return sorted(normalise(p) for p in pred) == sorted(normalise(t) for t in target)
 
 
+# "which member ...", "who ...": the denotation is a row's name; "which year / how many" is not
+_ASKS_NAME = re.compile(r"\s*(?:which|who|whom)\b(?!\s+(?:year|years|date|day|month|season|"
+                        r"time|number|place|rank|position)\b)", re.I)
+
+
+# ... picked by a comparison ("the least home runs"): not "who directed the film X?", whose row
+# is the film and whose answer is a cell
+_SUPERLATIVE = re.compile(r"\b(?:least|most|fewest|highest|lowest|largest|smallest|biggest|"
+                          r"greatest|longest|shortest|best|worst|top)\b", re.I)
+
+
 def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
     ans = engine.ask(question, trust=trust)
     if ans.decision != "answer":
@@ -80,6 +91,9 @@ def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
     if m:
         return ans, [m.group(1)]
     refs = [r for req in ans.requirements for r in req.get("evidence_refs", [])]
+    ent = ans.requirements[0].get("entity") if len(ans.requirements) == 1 else None
+    if ent and refs and _ASKS_NAME.match(question) and _SUPERLATIVE.search(question):
+        return ans, [ent]  # "which member ... has the least home runs?": the row, not its value
     if len(ans.requirements) == 1 and refs:
         row = kb.store.con.execute("SELECT value_text FROM claims WHERE claim_id = ?",
                                    [refs[0]]).fetchone()

@@ -79,3 +79,20 @@ def test_questions_asking_for_words_not_figures(question, explains) -> None:  # 
     from hyrag.answer.guards import asks_for_explanation
 
     assert asks_for_explanation(question) is explains
+
+
+def test_which_row_is_not_answered_by_the_extreme_value_alone(tmp_path) -> None:  # noqa: ANN001
+    """"Which locomotive weighs the least?" asks for a row's name: the smallest weight alone
+    (an aggregate over the column, no row named) is no answer to it; asked for the weight, it
+    is."""
+    import pandas as pd
+
+    import hyrag
+
+    frame = pd.DataFrame({"Name": ["Re 4/4", "Ae 6/6", "Ee 3/3"],
+                          "Builder": ["SLM", "SLM", "BBC"], "Weight": [80, 120, 95]})
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(frame, name="locomotives")
+        a = kb.ask("Which locomotive weighs the least?")
+        assert a.decision == "abstain" and "extreme value alone" in a.brief
+        assert kb.ask("What is the smallest weight?").decision == "answer"

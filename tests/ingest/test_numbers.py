@@ -223,6 +223,9 @@ def test_year_is_a_number_but_flagged() -> None:
         ("Revenue (USD)", ("", "USD")),
         ("Height (m)", ("", "m")),
         ("Headcount", ("", "")),
+        ("HR", ("", "")),  # a batting table's home runs, not hours
+        ("Hours", ("", "hours")),
+        ("Duration (hrs)", ("", "hours")),
         ("Mars revenue", ("", "")),
         ("Revenue Q1 2024", ("", "")),
         ("", ("", "")),
