@@ -80,6 +80,21 @@ def _states_combination(f) -> bool:  # noqa: ANN001 - commitment.Fact
     return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))
 
 
+# a change, difference, percentage change, ratio or share of figures: words that ask for two
+# figures set against each other, which no single looked-up figure answers ("more" / "less"
+# are left out: "more than 5,000" is a threshold, not a comparison asked for)
+_COMPARISON = re.compile(
+    r"\b(?:change[sd]?|difference|differ|increased?|decreased?|grow|grew|growth|declined?|"
+    r"rise|rose|fell|ratio|proportion)\b|\bpercentage of\b|\bas a (?:percentage|percent|share) "
+    r"of\b", re.I)
+
+
+def asks_for_comparison(question: str) -> bool:
+    """The question asks for a change, difference, ratio or share of figures (see
+    `_COMPARISON`), so a lookup of one of them does not answer it."""
+    return bool(_COMPARISON.search(question))
+
+
 def asks_for_explanation(question: str) -> bool:
     """A why / how-is-it-calculated / what-does-it-consist-of question: it asks for words, not
     for a figure, so a bare figure is not an answer to it."""

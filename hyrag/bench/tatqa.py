@@ -343,6 +343,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         "route": ("tableqa:" + engine.last_table_answer["operation"]
                                   if getattr(engine, "last_table_answer", None) else
                                   ans.route if ans is not None else ""),
+                        # the question a CRAG rewrite answered instead, when one did
+                        "asked": ver["crag"]["attempts"][-1]["question"] if ver.get("crag") and
+                        ver["crag"]["stop"].startswith("passed after") else None,
                     })
                     if llm is not None:  # the LLM twin of this prediction, side by side
                         results[-1]["llm"] = _predict_llm(kb, q, args, llm)

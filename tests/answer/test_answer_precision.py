@@ -1,0 +1,79 @@
+"""Answers that answer another question than the one asked: the engine abstains or reads the
+question's own order instead (engine `_derive`, the CRAG retry, `guards`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import hyrag
+from hyrag.answer import guards
+from hyrag.bench.tatqa import table_frame
+from hyrag.settings import Settings
+
+SETTINGS = Settings(answer_use_search=False)
+
+
+@pytest.fixture()
+def kb(tmp_path: Path):
+    k = hyrag.open(tmp_path / "kb", settings=SETTINGS)
+    yield k
+    k.close()
+
+
+def test_difference_between_two_items_is_first_named_minus_second(kb) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Purchased technology", "4.2", "$232"],
+                       ["Customer relationships", "7.0", "90"],
+                       ["Trademarks and tradenames", "5.0", "25"]],
+                      columns=["item", "Weighted-Average Useful Lives (in years)",
+                               "Fair Value Amount"])
+    df.attrs["title"] = "(in millions)"
+    kb.ingest(df, name="intangibles")
+    a = kb.ask("What was the difference in the fair value amount between purchased technology "
+               "and trademarks and tradenames?")
+    assert a.decision == "answer" and a.derivations[-1]["result"] == 207
+    b = kb.ask("What was the difference in the fair value amount between trademarks and "
+               "tradenames and purchased technology?")
+    assert b.decision == "answer" and b.derivations[-1]["result"] == -207
+
+
+def test_one_cell_standing_for_both_figures_is_no_difference(kb) -> None:  # noqa: ANN001
+    df = pd.DataFrame([["Net receivables", "23,524", "4,055"], ["Allowance", "(120)", "(40)"]],
+                      columns=["item", "Current $'000", "Non-current $'000"])
+    kb.ingest(df, name="receivables")
+    a = kb.ask("What was the difference between total net receivables and current net "
+               "receivables?")
+    assert a.decision != "answer"  # not "23,524 minus 23,524 is 0"
+    assert not a.derivations
+
+
+MORTALITY = [["", "2019", "", "2018", ""], ["", "Men", "Women", "Men", "Women"],
+             ["", "Years", "Years", "Years", "Years"],
+             ["Member aged 65 (current life expectancy)", "86.8", "88.9", "87.3", "89.3"],
+             ["Member aged 45 (life expectancy at age 65)", "88.5", "90.7", "89.0", "91.1"]]
+
+
+def test_a_change_is_not_answered_by_the_lookup_a_retry_asks(kb) -> None:  # noqa: ANN001
+    kb.ingest(table_frame(MORTALITY), name="mortality")
+    for q in ("What was the change in the average life expectancy for a male member aged 65 "
+              "in 2019 from 2018?",
+              "What was the percentage change in the average life expectancy for a male member "
+              "aged 65 in 2019 from 2018?"):
+        assert kb.ask(q).decision != "answer", q
+    # a plain lookup still may be answered by its rewrite
+    a = kb.ask("What is the current average life expectancy in 2019 for a male member aged 65 "
+               "in years?")
+    assert a.decision == "answer" and "86.8" in a.text
+
+
+def test_asks_for_comparison() -> None:
+    for q in ("What was the change in revenue?", "What is the percentage change in X?",
+              "What was the increase in interest income?", "What is the ratio of A to B?",
+              "What is the proportion of long-term debt due in 5 years?",
+              "What was A as a percentage of total sales?"):
+        assert guards.asks_for_comparison(q), q
+    for q in ("What was the revenue in 2019?", "In which year was revenue more than 500?",
+              "What is the average price in 2019?"):
+        assert not guards.asks_for_comparison(q), q
