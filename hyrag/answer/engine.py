@@ -414,6 +414,10 @@ class AnswerEngine:
             ops = _question_order(parsed.question, ops, verdicts)
         try:
             if op == "growth" or (parsed.trend and op in (None, "total")):
+                # a growth compares one line item across periods: from International's 2018
+                # to Foodservice's 2019 is no growth of anything (the guard then abstains)
+                if len({v.requirement.entity for v in verdicts}) > 1:
+                    return []
                 return [growth(ops[0], ops[-1])]
             if op == "cagr":
                 keys = [v.requirement.period for v in verdicts]

@@ -10,6 +10,8 @@ asked"):
 - a why / what-caused / how-is-it-calculated question asks for words, not a figure;
 - a growth, difference, ratio or share the evidence does not compute is not answered by the
   figures it would combine (one figure answers it only when it is itself such a combination);
+- "the average X" with no period named is not answered by one period's figure of X (the
+  average over the periods was asked; a figure labelled as an average still answers it);
 - evidence that leaves more than `answer_max_unexplained` of the question's words unexplained
   answers a narrower question (`coverage.py`).
 """
@@ -43,6 +45,11 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
                                                  not any(_states_combination(f) for f in facts)):
         return (f"the question asks for a {parsed.operation} of the figures, and the evidence "
                 "found does not compute it (the figures alone are no answer)")
+    if not read and not derivations and len(facts) == 1 and _AVERAGE.search(question) and \
+            not _YEAR.search(question) and not _AVERAGE.search(_labels(facts[0])) and \
+            _YEAR.search(_labels(facts[0])):
+        return ("the question asks for an average over the periods, and the evidence is one "
+                "period's figure, not their average")
     loose = [] if read else unexplained(parsed.residual, evidence_texts(facts))
     if len(loose) > max_unexplained:
         return (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
@@ -59,6 +66,15 @@ _EXPLAIN = re.compile(
     r"drivers?|factors?|basis|purpose|policy|method)\b|^\s*what (?:caused|causes|led to|"
     r"leads to|drove|drives|impacted|impacts|affected|affects|contributed to)\b",
     re.I)
+
+
+_AVERAGE = re.compile(r"\b(?:average|mean|avg)\b", re.I)
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bf(?:y|iscal)?\s?'?\d{2}\b", re.I)
+
+
+def _labels(f) -> str:  # noqa: ANN001 - commitment.Fact
+    """What a committed figure is labelled with: its line, its column, its period."""
+    return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
 
 
 def _year_like(f) -> bool:  # noqa: ANN001

@@ -77,3 +77,41 @@ def test_asks_for_comparison() -> None:
     for q in ("What was the revenue in 2019?", "In which year was revenue more than 500?",
               "What is the average price in 2019?"):
         assert not guards.asks_for_comparison(q), q
+
+
+def test_increased_by_is_a_change_not_a_lookup() -> None:
+    from hyrag.answer import tableqa_read as read
+
+    assert read.operation("How much did sales increased by from 2018 to 2019?", "Sales", 1) \
+        == "difference"
+    assert read.operation("How much was revenue decreased by in 2019?", "Revenue", 1) \
+        == "difference"
+    assert read.operation("What was the revenue in 2019?", "Revenue", 1) == "lookup"
+
+
+def test_growth_is_of_one_line_item(kb) -> None:  # noqa: ANN001
+    grid = [["($ in millions)", "", "", ""],
+            ["Reporting Segment", "Fiscal 2019 Net Sales", "Fiscal 2018 Net Sales",
+             "% Inc (Dec)"],
+            ["Grocery & Snacks .", "$3,279.2", "$3,287.0", "—%"],
+            ["Refrigerated & Frozen", "2,804.0", "2,753.0", "2%"],
+            ["International", "793.4", "843.5", "(6)%"],
+            ["Foodservice", "934.2", "1,054.8", "(11)%"],
+            ["Pinnacle Foods", "1,727.6", "—", "100%"],
+            ["Total", "$9,538.4", "$7,938.3", "20%"]]
+    kb.ingest(table_frame(grid), name="segments")
+    a = kb.ask("What is the percentage change in total net sales of International and "
+               "Foodservice from fiscal year 2018 to 2019?")
+    # not "from International's 2018 to Foodservice's 2019" (10.75%)
+    assert a.decision != "answer" or "10.75" not in a.text
+
+
+def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:  # noqa: ANN001
+    years = ["Year Ended December 31,"] * 3
+    grid = [["", *years], ["", "2019", "2018", "2017"],
+            ["", *["(As percentage of net revenues)"] * 3],
+            ["OEM", "70%", "65%", "66%"], ["Distribution", "30", "35", "34"],
+            ["Total", "100%", "100%", "100%"]]
+    kb.ingest(table_frame(grid), name="channels")
+    a = kb.ask("What is the average percentage of net revenues of OEM?")
+    assert a.decision != "answer" or "67" in a.text  # not 2017's 66%
