@@ -115,3 +115,17 @@ def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:  # noqa:
     kb.ingest(table_frame(grid), name="channels")
     a = kb.ask("What is the average percentage of net revenues of OEM?")
     assert a.decision != "answer" or "67" in a.text  # not 2017's 66%
+
+
+def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:  # noqa: ANN001
+    from hyrag.answer import tableqa
+
+    grid = [["", "Year Ended December 31,", ""], ["", "2019", "2018"],
+            ["Current income tax expense (benefit):", "", ""], ["Federal", "$ 12", "$ 40"],
+            ["State", "1,019", "903"], ["Income tax expense (benefit)", "$ (7,125)", "$ 4,508"]]
+    kb.ingest(table_frame(grid), name="taxes")
+    r, _ = tableqa.read_line_item("How much was the company's income before income tax expense "
+                                  "in 2019?", kb.store.con)
+    assert r is None  # not the line "Income tax expense (benefit)"
+    r, _ = tableqa.read_line_item("How much was the income tax expense in 2019?", kb.store.con)
+    assert r is not None and r.answer == -7125
