@@ -86,6 +86,11 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
     return read_line_item(question, con)[0]
 
 
+# comparatives of size: of a negative figure (a loss, an outflow, a movement in brackets) the
+# "greater" one may be the larger in size or the larger signed value; "higher" / "lower" read a
+# level and keep the signed reading
+_SIZE_WORDS = re.compile(r"\b(?:greater|greatest|larger|largest|bigger|biggest|more|most|"
+                         r"smaller|smallest|less|least|fewer|fewest)\b", re.I)
 # words that turn a line item into another quantity: income *before* tax is not the tax, the
 # *unrevised* figure is not the revised line, a total *excluding* X is not the total. A question
 # saying one that neither its line nor its column nor its section says asks for another line.
@@ -283,6 +288,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         win = max(vals) if op == "argmax" else min(vals)
         if sum(1 for v, _ in vals if v == win[0]) > 1:
             return None
+        size = (max if op == "argmax" else min)(vals, key=lambda t: abs(t[0]))
+        if size[1] != win[1] and _SIZE_WORDS.search(question):
+            return None  # "a greater movement" of (4.2) and (1.5): its size or its signed value?
         return done([], str(win[1]), "", op)
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:

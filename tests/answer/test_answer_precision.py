@@ -129,3 +129,17 @@ def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:  # noqa: ANN
     assert r is None  # not the line "Income tax expense (benefit)"
     r, _ = tableqa.read_line_item("How much was the income tax expense in 2019?", kb.store.con)
     assert r is not None and r.answer == -7125
+
+
+def test_the_greater_of_negative_figures_is_ambiguous(kb) -> None:  # noqa: ANN001
+    from hyrag.answer import tableqa
+
+    grid = [["£m", "2019", "2018"], ["At 1 January", "65.6", "64.8"],
+            ["Foreign exchange movements", "(4.2)", "(1.5)"], ["At 31 December", "61.4", "65.6"]]
+    kb.ingest(table_frame(grid), name="associates")
+    r, _ = tableqa.read_line_item("In which year is there a greater foreign exchange movement?",
+                                  kb.store.con)
+    assert r is None  # 2019's (4.2) is larger in size, 2018's (1.5) the larger value
+    r, _ = tableqa.read_line_item("In which year were foreign exchange movements higher?",
+                                  kb.store.con)
+    assert r is not None and r.answer == "2018"
