@@ -422,12 +422,15 @@ def scale_hint(text: str | None) -> tuple[str, str]:
 # Numbers in prose
 
 _P_CUR = r"(?:us\$|a\$|c\$|nz\$|hk\$|s\$|r\$|[$€£¥₹₩₽₺])"
-_P_CODE = r"(?:" + "|".join(sorted(CURRENCY_CODES)) + r")"
+# ISO codes and "RMB" (renminbi, as Chinese reports write CNY); a code may be glued to its
+# amount as reports print it ("INR19 billion", "RMB77 million")
+_P_CODE = r"(?:" + "|".join(sorted(CURRENCY_CODES | {"RMB"})) + r")"
 _P_UNIT_WORDS = sorted((u for u in _UNITS if len(u) > 1 or u in ("%", "x")), key=len, reverse=True)
 _PROSE = re.compile(
     r"(?<![\w.,$€£¥])(?<![a-z]-)(?P<open>\()?"
     r"(?:(?P<sign0>[-+])(?=[\d.$€£¥]|" + _P_CODE + r"))?"
-    r"(?:(?P<cur>" + _P_CUR + r")\s?|(?P<code>" + _P_CODE + r")\s)?"
+    r"(?:(?P<cur>" + _P_CUR + r")\s?|(?P<code>" + _P_CODE + r")\s?)?"
+    r"(?P<open1>\()?"  # "£(8.1m)": the currency before the bracketed (negative) amount
     r"(?P<sign1>[-+])?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[\u00a0\u202f]\d{3})+(?:\.\d+)?"
     r"|\d+(?:\.\d+)?|\.\d+)"
@@ -437,6 +440,8 @@ _PROSE = re.compile(
     + r")(?![a-z])"
     r"|\s(?P<code2>" + _P_CODE + r")(?![a-z]))?"
     r"(?P<close>\))?"
+    # "$(1.2) million": the scale word after the bracket of a currency's negative amount
+    r"(?(open1)(?:\s?(?P<scalew2>thousand|million|billion|mn|bn|mln)(?![a-z]))?)"
     r"(?![\w%])(?![.,]\d)",
     re.IGNORECASE,
 )
@@ -462,7 +467,12 @@ def find_numbers(text: str, *, include_years: bool = True) -> list[tuple[int, in
         start, end = m.start(), m.end()
         if any(start < pe and ps < end for ps, pe in periods):
             continue
-        open_, close = bool(m.group("open")), bool(m.group("close"))
+        if m.group("open") and m.group("open1"):
+            continue  # "((8.1))": not an amount's brackets
+        open_ = bool(m.group("open") or m.group("open1"))
+        close = bool(m.group("close"))
+        if m.group("open1") and not close:
+            continue  # "$(see note" — a bracket after a currency that never closes
         if open_ and not close:
             start += 1
         if close and not open_:
@@ -474,7 +484,8 @@ def find_numbers(text: str, *, include_years: bool = True) -> list[tuple[int, in
         if currency and code2 and currency != code2:
             continue
         currency = currency or code2
-        scale_token = (m.group("scale") or m.group("scalew") or "").lower()
+        scale_token = (m.group("scale") or m.group("scalew") or m.group("scalew2") or ""
+                       ).lower()
         if scale_token == "mm" and not currency:
             continue
         scale = _SCALE_WORDS.get(scale_token, "")

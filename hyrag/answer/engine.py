@@ -63,9 +63,11 @@ class AnswerEngine:
         from hyrag.answer.tableqa_read import WHICH_YEAR
 
         # a structure or "which year" question rewritten into a figure lookup would answer
-        # another question
-        retries = 0 if tablespans.owns(question) or WHICH_YEAR.search(question) else \
-            self.settings.crag_retries
+        # another question; so would a why-question or one asking for a change, a difference,
+        # a ratio or a share (the rewrite "What was X in 2019?" drops what was asked of X)
+        retries = 0 if tablespans.owns(question) or WHICH_YEAR.search(question) or \
+            guards.asks_for_explanation(question) or guards.asks_for_comparison(question) \
+            else self.settings.crag_retries
         res = crag.run(question, attempt, lambda a: a.verification,
                        lambda a: a.requirements, retries=retries,
                        on_failure=on_failure)
@@ -401,9 +403,21 @@ class AnswerEngine:
             ops.append(Operand(f.claim_id, float(f.value), label, numbers.get(f.claim_id)))
         if len(ops) != len(verdicts) or len(ops) < 2:
             return []
+        # one cell standing for two of the figures (the same claim found for 2018 and for
+        # 2019, for "total" and for "current") is no combination: its growth is 0% and its
+        # difference 0 whatever the question asked, so nothing is derived (the guard then
+        # abstains: the figures found do not compute what was asked)
+        if len({o.ref for o in ops}) < len(ops):
+            return []
         op = parsed.operation
+        if op == "difference":  # "the difference between A and B" is A minus B
+            ops = _question_order(parsed.question, ops, verdicts)
         try:
             if op == "growth" or (parsed.trend and op in (None, "total")):
+                # a growth compares one line item across periods: from International's 2018
+                # to Foodservice's 2019 is no growth of anything (the guard then abstains)
+                if len({v.requirement.entity for v in verdicts}) > 1:
+                    return []
                 return [growth(ops[0], ops[-1])]
             if op == "cagr":
                 keys = [v.requirement.period for v in verdicts]
@@ -463,6 +477,21 @@ class AnswerEngine:
         return out
 
 
+
+
+def _question_order(question: str, ops: list, verdicts: list[Verdict]) -> list:
+    """The operands in the order the question names their line items ("the difference
+    between purchased technology and trademarks" is technology minus trademarks), whatever
+    order the table lists them in. Operands of one line item (periods), or whose names the
+    question does not spell out, keep the requirements' order."""
+    low = question.lower()
+    names = [(v.requirement.entity or "").lower() for v in verdicts]
+    if len(set(names)) < len(names) or not all(names):
+        return ops
+    pos = [low.find(n) for n in names]
+    if any(p < 0 for p in pos):
+        return ops
+    return [o for _, o in sorted(zip(pos, ops, strict=True), key=lambda t: t[0])]
 
 
 def _renumber(d, numbers: dict[str, int]):  # noqa: ANN001, ANN202

@@ -11,6 +11,8 @@ asked"):
 - "which X has the least Y" is not answered by the least Y alone (an aggregate with no row);
 - a growth, difference, ratio or share the evidence does not compute is not answered by the
   figures it would combine (one figure answers it only when it is itself such a combination);
+- "the average X" with no period named is not answered by one period's figure of X (the
+  average over the periods was asked; a figure labelled as an average still answers it);
 - evidence that leaves more than `answer_max_unexplained` of the question's words unexplained
   answers a narrower question (`coverage.py`).
 """
@@ -48,6 +50,11 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
             question) and facts and all(f.kind == "sql" for f in facts):
         return ("the question asks which row holds the extreme value, and the evidence found "
                 "is the extreme value alone (no row named)")
+    if not read and not derivations and len(facts) == 1 and _AVERAGE.search(question) and \
+            not _YEAR.search(question) and not _AVERAGE.search(_labels(facts[0])) and \
+            _YEAR.search(_labels(facts[0])):
+        return ("the question asks for an average over the periods, and the evidence is one "
+                "period's figure, not their average")
     loose = [] if read else unexplained(parsed.residual, evidence_texts(facts))
     if len(loose) > max_unexplained:
         return (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
@@ -69,6 +76,14 @@ _EXPLAIN = re.compile(
 # "which locomotive ...", "who ...", "what team ...": the answer is a row's name
 _ASKS_NAME = re.compile(r"^\s*(?:(?:in|of|for|at|from)\s+)?(?:which|who|whom|whose)\b", re.I)
 
+_AVERAGE = re.compile(r"\b(?:average|mean|avg)\b", re.I)
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bf(?:y|iscal)?\s?'?\d{2}\b", re.I)
+
+
+def _labels(f) -> str:  # noqa: ANN001 - commitment.Fact
+    """What a committed figure is labelled with: its line, its column, its period."""
+    return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
+
 
 def _year_like(f) -> bool:  # noqa: ANN001
     """A committed fact that states a year (a period answer), not only a figure for one."""
@@ -87,6 +102,21 @@ _COMBINED = re.compile(r"ratio|share|percent|proportion|rate|margin|growth|chang
 
 def _states_combination(f) -> bool:  # noqa: ANN001 - commitment.Fact
     return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))
+
+
+# a change, difference, percentage change, ratio or share of figures: words that ask for two
+# figures set against each other, which no single looked-up figure answers ("more" / "less"
+# are left out: "more than 5,000" is a threshold, not a comparison asked for)
+_COMPARISON = re.compile(
+    r"\b(?:change[sd]?|difference|differ|increased?|decreased?|grow|grew|growth|declined?|"
+    r"rise|rose|fell|ratio|proportion)\b|\bpercentage of\b|\bas a (?:percentage|percent|share) "
+    r"of\b", re.I)
+
+
+def asks_for_comparison(question: str) -> bool:
+    """The question asks for a change, difference, ratio or share of figures (see
+    `_COMPARISON`), so a lookup of one of them does not answer it."""
+    return bool(_COMPARISON.search(question))
 
 
 def asks_for_explanation(question: str) -> bool:

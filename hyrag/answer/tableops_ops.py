@@ -221,6 +221,12 @@ _ALL = re.compile(r"\b(?:listed|in the (?:table|list|chart)|on the (?:table|list
                   r"are there|total number|in total|in all|altogether)\b")
 
 
+# "the change in the total number of X", "X as a percentage of the total number": a change or
+# a share asked of a column's total
+_OF_A_TOTAL = re.compile(r"\b(?:change|difference|increase|decrease|growth|proportion|ratio)\b|"
+                         r"\bas an? (?:percentage|percent|share|proportion) of\b", re.I)
+
+
 def op_count(r: Reading, g: Grid) -> Result | None:
     m = _COUNT.search(r.text)
     if not m:
@@ -233,6 +239,8 @@ def op_count(r: Reading, g: Grid) -> Result | None:
     noun = header_after(r, g, k, set())
     if noun is not None and column_numeric(g, noun) and not year_column(g, noun) \
             and noun not in {c.col for c in r.conds} and "times" not in r.q[k:k + 2]:
+        if _OF_A_TOTAL.search(r.text):
+            return None  # the total is one operand of what is asked, not the answer
         if r.matches or r.conds:
             return _sum(g, r.rows, noun, "sum")
         if re.search(r"\btotal\b|\ball\b|\bawarded\b|\bwon\b", r.text):
@@ -326,10 +334,16 @@ def op_superlative(r: Reading, g: Grid) -> Result | None:
     if acol is None or acol == mcol or _asks_value(r, g, mcol):
         shown = _BRACKET_NOTE.sub("", g.text[win[0]][mcol]) or g.text[win[0]][mcol]
         return Result("max" if d == "desc" else "min", [shown], [(win[0], mcol)])
-    if len(win) > MAX_ROWS_LISTED:
-        return None
+    if len(win) > MAX_ROWS_LISTED or _ASKS_QUANTITY.search(r.text):
+        return None  # "what is the proportion of the largest ..." is not answered by a name
     return Result("row_max" if d == "desc" else "row_min", vals(g, win, acol),
                   [(i, acol) for i in win] + [(i, mcol) for i in win])
+
+
+# a question asking for a quantity (a proportion, a percentage, a rate of something), which
+# the name of the row ranked first does not answer
+_ASKS_QUANTITY = re.compile(r"^\s*(?:what|how much)\s+(?:is|was|are|were)\s+(?:the\s+)?"
+                            r"(?:proportion|percentage|percent|share|ratio|rate)\b", re.I)
 
 
 def _rank_value(g: Grid, i: int, j: int) -> float | None:
@@ -441,6 +455,8 @@ def op_aggregate(r: Reading, g: Grid) -> Result | None:
     m = re.search(r"\b(average|mean|total|sum|combined)\b", r.text)
     if m is None:
         return None
+    if _OF_A_TOTAL.search(r.text):
+        return None  # the total (or average) is one operand of what is asked, not the answer
     name = "mean" if m.group(1) in ("average", "mean") else "sum"
     k = len(r.text[:m.end()].split())
     mcol = header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"

@@ -86,6 +86,18 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
     return read_line_item(question, con)[0]
 
 
+# comparatives of size: of a negative figure (a loss, an outflow, a movement in brackets) the
+# "greater" one may be the larger in size or the larger signed value; "higher" / "lower" read a
+# level and keep the signed reading
+_SIZE_WORDS = re.compile(r"\b(?:greater|greatest|larger|largest|bigger|biggest|more|most|"
+                         r"smaller|smallest|less|least|fewer|fewest)\b", re.I)
+# words that turn a line item into another quantity: income *before* tax is not the tax, the
+# *unrevised* figure is not the revised line, a total *excluding* X is not the total. A question
+# saying one that neither its line nor its column nor its section says asks for another line.
+_QUALIFIERS = frozenset({"before", "after", "excluding", "without", "unrevised", "unadjusted",
+                         "restated", "pre", "post"})
+
+
 def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:  # noqa: ANN001
     """(the answer or None, whether the question is a line-item question at all): a row of a
     table it names and an operation it asks for. When it is one and still no answer comes out,
@@ -246,6 +258,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if len(groups_used) > 1:
             return None  # the cells came from two measures' columns: not one line's figures
         words = used | cell_words
+        if (q & _QUALIFIERS) - words:
+            return None  # "income *before* income tax" is not the line "Income tax expense"
         for note in re.findall(r"\(([^)]*)\)", question):
             if tr.content(note) - layout.PERIOD_WORDS - words:
                 return None  # it quotes a qualifier ("(cents per share)") this line lacks
@@ -274,6 +288,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         win = max(vals) if op == "argmax" else min(vals)
         if sum(1 for v, _ in vals if v == win[0]) > 1:
             return None
+        size = (max if op == "argmax" else min)(vals, key=lambda t: abs(t[0]))
+        if size[1] != win[1] and _SIZE_WORDS.search(question):
+            return None  # "a greater movement" of (4.2) and (1.5): its size or its signed value?
         return done([], str(win[1]), "", op)
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:

@@ -26,8 +26,8 @@ _FY2 = re.compile(r"\b(?:fy|f|fiscal(?:\s+year)?)\s?'?(\d{2})\b(?![\d,.%])", re.
 CHANGE_RATIO = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)|"
                           r"%\s*change|growth rate|rate of (?:change|growth)|"
                           r"change in percent(?:age)?\b(?! of)", re.I)
-_DIFF = re.compile(r"\b(change|difference|increase|decrease|grow|grew|decline|declined|"
-                   r"rise|rose|fell|fall|differ|more|less)\b", re.I)
+_DIFF = re.compile(r"\b(change|changed|difference|increased?|decreased?|grow|grew|decline|"
+                   r"declined|rise|rose|fell|fall|differ|more|less)\b", re.I)
 _AVG = re.compile(r"\b(average|mean|avg)\b", re.I)
 _SUM = re.compile(r"\b(sum|combined|altogether|in total|total\s+(?:\w+\s+){0,6}?(?:in|for|of)\s+"
                   r"(?:19|20)\d{2}\s+and\s+(?:19|20)\d{2})\b", re.I)

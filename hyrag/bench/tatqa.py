@@ -144,8 +144,11 @@ def _to_number(s: str) -> float | None:
 
 
 def _answer_str(answers: list, scale: str) -> str:
+    """The answers as one string, each number at four decimals after its scale, in a canonical
+    order — the order of the *normalised* spans, so that a bag compares equal whatever order
+    and formatting its members come in ("$1,910" and "1910" sort alike)."""
     out = []
-    for a in sorted(str(x) for x in answers):
+    for a in (str(x) for x in answers):
         n = _to_number(a)
         if n is None:
             out.append(f"{a} {scale}".strip())
@@ -153,7 +156,7 @@ def _answer_str(answers: list, scale: str) -> str:
             out.append(f"{n:.4f}")
         else:
             out.append(f"{round(n, 2) * _SCALE_MULT.get(scale, 1.0):.4f}")
-    return " ".join(out)
+    return " ".join(sorted(out))
 
 
 def _normalise(s: str) -> str:
@@ -343,6 +346,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         "route": ("tableqa:" + engine.last_table_answer["operation"]
                                   if getattr(engine, "last_table_answer", None) else
                                   ans.route if ans is not None else ""),
+                        # the question a CRAG rewrite answered instead, when one did
+                        "asked": ver["crag"]["attempts"][-1]["question"] if ver.get("crag") and
+                        ver["crag"]["stop"].startswith("passed after") else None,
                     })
                     if llm is not None:  # the LLM twin of this prediction, side by side
                         results[-1]["llm"] = _predict_llm(kb, q, args, llm)

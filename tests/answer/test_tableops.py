@@ -418,3 +418,19 @@ def test_an_answer_carries_the_scale_of_the_amounts_it_reads(tmp_path) -> None: 
             res = tableops.resolve(q, kb.store.con)
             assert res is not None, q
             assert res.scale == scale, (q, res.answer, res.scale)
+
+
+def test_a_quantity_asked_of_the_top_row_is_not_its_name(medals) -> None:  # noqa: ANN001
+    # the row ranked first names a nation; "what is the proportion of ..." asks a figure
+    assert _resolve(medals, "which nation had the most gold medals?") == "Norway"
+    assert _resolve(medals, "what is the proportion of the nation with the most gold medals "
+                            "in total medals?") != "Norway"
+
+
+def test_a_change_or_share_of_a_total_is_not_the_total(medals) -> None:  # noqa: ANN001
+    assert _resolve(medals, "what is the total number of gold medals?") == 11.0
+    for q in ("what was the change in the total number of gold medals between the first and "
+              "second nation?",
+              "what were the gold medals of norway as a percentage of the total number of gold "
+              "medals?"):
+        assert _resolve(medals, q) != 11.0, q

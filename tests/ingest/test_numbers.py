@@ -281,6 +281,19 @@ def test_numbers_in_prose_with_spans() -> None:
     ]
 
 
+def test_currency_codes_glued_and_bracketed_amounts_in_prose() -> None:
+    # reports print a code glued to its amount, and a negative in brackets after the currency
+    assert _found("Revenue rose to INR19 billion and profit to RMB77 million.") == [
+        ("INR19 billion", 19.0, "billion", "INR"),
+        ("RMB77 million", 77.0, "million", "CNY"),
+    ]
+    assert _found("an operating loss of £(8.1m) and a charge of $(1.2) million") == [
+        ("£(8.1m)", -8.1, "million", "GBP"),
+        ("$(1.2) million", -1.2, "million", "USD"),
+    ]
+    assert _found("in (3) cases") == [("3", 3.0, "", "")]  # a marker, not a negative
+
+
 def test_years_in_prose_are_flagged_or_excluded() -> None:
     text = "Riverside Clinic employed 412 registered nurses and 57 physicians in 2024."
     found = find_numbers(text)
