@@ -1,0 +1,137 @@
+"""Shares of a total read off a table's grid (`tableqa_shares`): a cell the question names (a
+row in a column) over its row's Total column, over its column's total line (labelled or not),
+or over another named line in the same column. Each answer goes through the engine (committed
+cells, a recomputed derivation); a total that does not add up, or a part the words do not pin
+down, is abstained on."""
+
+from __future__ import annotations
+
+import pytest
+
+from hyrag.answer import tableqa_shares
+from hyrag.answer.engine import AnswerEngine
+from tests.answer.conftest import statement_kb
+
+SCHEDULE = [
+    ["Operating leases", "1,000", "400", "350", "250"],
+    ["Other long-term liabilities", "", "", "", ""],
+    ["Purchase obligations", "2,000", "1,500", "300", "200"],
+    ["Long-term debt", "3,000", "100", "900", "2,000"],
+    ["Total", "6,000", "2,000", "1,550", "2,450"],
+]
+SCHEDULE_COLS = ("Contractual obligations", "Total", "Less than 1 year", "1-3 years",
+                 "More than 5 years")
+
+COSTS = [
+    ["Employee severance and related costs", "750", "800"],
+    ["Facility costs", "150", "—"],
+    ["Other", "100", "200"],
+    ["", "1,000", "1,000"],
+]
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory):
+    k = statement_kb(tmp_path_factory, SCHEDULE, "Contractual obligations (in thousands)",
+                     "schedule", columns=SCHEDULE_COLS)
+    yield k
+    k.close()
+
+
+@pytest.fixture(scope="module")
+def costs(tmp_path_factory: pytest.TempPathFactory):
+    k = statement_kb(tmp_path_factory, COSTS, "Restructuring costs (in thousands)", "costs",
+                     columns=("item", "2019", "2018"))
+    yield k
+    k.close()
+
+
+def ask(kb, q: str):  # noqa: ANN001, ANN201
+    eng = AnswerEngine(kb)
+    ans = eng.ask(q)
+    return ans, eng.last_table_answer
+
+
+def answered(kb, q: str) -> tuple:  # noqa: ANN001
+    ans, ta = ask(kb, q)
+    assert ans.decision == "answer", (q, ans.decision, ans.text)
+    assert not ans.verification.get("failures"), ans.verification.get("failures")
+    assert len(ans.evidence) == 2, "a share cites its part and its whole"
+    return ta["operation"], ta["value"], ta["scale"]
+
+
+def test_a_column_of_a_row_over_the_rows_total_column(kb) -> None:  # noqa: ANN001
+    # "of more than 5 years": the column; "the total purchase obligations": the row's Total
+    assert answered(kb, "What is the percentage of the purchase obligations of more than 5 "
+                        "years in the total purchase obligations?") == (
+        "percent_of", 10.0, "percent")
+
+
+def test_a_cell_over_its_columns_total_line(kb) -> None:  # noqa: ANN001
+    # the Total line adds up over the lines above it in the column (the header line without
+    # figures is skipped); "one year" is the header's "1 year"
+    assert answered(kb, "What is the value of purchase obligations that are due in less than "
+                        "one year as a percentage of the total contractual obligations?") == (
+        "percent_of", 75.0, "percent")
+
+
+def test_two_lines_in_their_total_column(kb) -> None:  # noqa: ANN001
+    assert answered(kb, "What is the value of the company's total operating leases as a "
+                        "percentage of its total purchase obligations?") == (
+        "percent_of", 50.0, "percent")
+
+
+def test_a_ratio_is_a_fraction(kb) -> None:  # noqa: ANN001
+    assert answered(kb, "What is the ratio of the operating leases due in 1-3 years to the "
+                        "total purchase obligations due in 1-3 years?")[1:] == (1.17, "")
+    # a proportion above 1 is a part and a whole read the wrong way round
+    assert ask(kb, "What is the operating leases due in 1-3 years as a proportion of the "
+                   "total purchase obligations due in 1-3 years?")[0].decision != "answer"
+
+
+def test_an_unlabelled_total_line_of_a_year(costs) -> None:  # noqa: ANN001
+    assert answered(costs, "For 2018, what is the percentage of constitution of employee "
+                           "severance and related costs among the total cost?") == (
+        "percent_of", 80.0, "percent")
+    assert answered(costs, "In 2019, what is the percentage constitution of facility costs "
+                           "among the total costs?")[1] == 15.0
+
+
+def test_the_question_is_split_at_the_word_introducing_the_whole() -> None:
+    assert tableqa_shares.split("What is the percentage of the A of more than 5 years in the "
+                                "total A?") == ("the A of more than 5 years ", "the total A")
+    assert tableqa_shares.split("What is the value of A due in 2020 as a percentage of the "
+                                "total B?") == ("What is the value of A due in 2020 ",
+                                                " the total B")
+    assert tableqa_shares.split("What percentage of the total cost is made up of A?") == (
+        "A", "the total cost")
+    assert tableqa_shares.split("What is the percentage of A?") is None
+
+
+def test_a_total_that_does_not_add_up_is_not_a_whole(tmp_path_factory) -> None:  # noqa: ANN001
+    rows = [["Alpha", "100", "60", "40"], ["Beta", "50", "20", "20"],
+            ["Total", "170", "80", "70"]]
+    k = statement_kb(tmp_path_factory, rows, "Segments", "bad",
+                     columns=("Segment", "Total", "Domestic", "Foreign"))
+    try:
+        # Beta's columns (20 + 20) do not make its Total (50); the Foreign line (40 + 20) does
+        # not make 70: neither is taken for a whole
+        assert ask(k, "What is the percentage of Beta of Domestic in the total Beta?")[
+            0].decision != "answer"
+        assert ask(k, "What is the value of Alpha Foreign as a percentage of the total "
+                      "Foreign?")[0].decision != "answer"
+        # Alpha's do (60 + 40 = 100)
+        assert ask(k, "What is the percentage of the Alpha of Domestic in the total Alpha?"
+                   )[1]["value"] == 60.0
+    finally:
+        k.close()
+
+
+def test_a_part_the_words_do_not_pin_down_is_not_guessed(kb) -> None:  # noqa: ANN001
+    # which column of long-term debt? the question names none and says no "total" of its own
+    ans, _ = ask(kb, "What is the percentage of long-term debt among the obligations?")
+    assert ans.decision != "answer"
+    # two columns named for the part
+    ans, _ = ask(kb, "What is the percentage of purchase obligations of less than 1 year and "
+                     "more than 5 years in the total purchase obligations?")
+    assert ans.decision != "answer"
