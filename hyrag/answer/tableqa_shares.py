@@ -10,13 +10,16 @@ unlabelled line under the figures). An analyst reads them off the grid, and so d
 module:
 
 - the question is split at the word that introduces the whole: "as a percentage of", "among",
-  "out of", "over", "divided by", or "in / of / to" before "(the) total"; or, whole first,
-  "what percentage of the total X is made up of / generated from Y";
+  "out of", "over", "divided by", "the ratio of A to B", or "in / of / to" before "(the)
+  total"; or, whole first, "what percentage of the total X is made up of / generated from Y";
 - the part is the one row the part's words name (every content word of its label), in the one
   column they (or the question's one year) name;
 - the whole is, in that order: another row the whole's words name (a ratio of two lines in one
   column, "total financing obligations as a percentage of total purchase obligations": the
-  "Total" column when no other column is named); the part's own row in its "Total" column
+  "Total" column when no other column is named); another column of the part's own row the
+  whole's words or year name ("Workforce reduction as a percentage of Facility costs", "X in
+  fiscal 2019 to fiscal 2018" — a comparison, which may exceed 100 %); the part's own row in
+  its "Total" column
   ("... of more than 5 years in the total purchase obligations"); or the total line below the
   part in its column ("... among the total cost").
 
@@ -56,6 +59,9 @@ _WHOLE_FIRST = re.compile(
     r"for by|represented by|contributed by|comprised of|from)\s+(?P<part>.+)$", re.I)
 _LEAD = re.compile(r"^.*?\b(?:percentage|percent|proportion|share|ratio|fraction)\b"
                    r"(?:\s+(?:of\s+)?constitution)?(?:\s*\([^)]*\))?\s+(?:of\s+)?", re.I)
+# "the ratio of A to B", "the ratio (in percentage) of A to B"
+_RATIO_TO = re.compile(r"\bratio\s+(?:\([^)]*\)\s+)?of\s+(?P<part>.+?)\s+to\s+(?P<whole>.+)$",
+                       re.I)
 _TOTAL = re.compile(r"\btotal\b", re.I)
 _TOTAL_LABEL = re.compile(r"\s*(?:grand\s+|group\s+)?total\b", re.I)
 # words a share question uses beyond its rows and columns
@@ -70,7 +76,7 @@ _MAX_RESIDUE = 2
 def resolve(question: str, con) -> object | None:  # noqa: ANN001
     """The share as a `TableResolved`, or None (not a share of a grid, or not unambiguous)."""
     op = read.operation(question, "", 2)
-    if op not in ("ratio", "percent_of") or len(read.years(question)) > 1:
+    if op not in ("ratio", "percent_of"):
         return None
     halves = split(question)
     if halves is None:
@@ -82,7 +88,7 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     found = _pair(question, *halves, lines)
     if found is None:
         return None
-    (part, pcell), (whole, wcell) = found
+    (part, pcell), (whole, wcell), share = found
     a, b = float(pcell["value_num"]), float(wcell["value_num"])
     if not b or (a < 0) != (b < 0) or pcell is wcell:
         return None  # no whole, or a cost in brackets against a positive whole
@@ -93,13 +99,13 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     ob = Operand(wcell["claim_id"], b, whole, rb)
     if op == "ratio":
         r = round(a / b, 2)
-        if read.proportion(question) and r > 1:
+        if read.proportion(question) and r > 1 and share:
             return None  # a proportion above 1: the part and the whole were swapped
         d = Derivation("ratio", f"{fmt(a)} / {fmt(b)}", (oa, ob), r)
         scale, sent = "", f"{part} [{ra}] over {whole} [{rb}] is {fmt(r)}."
     else:
         r = round(a / b * 100, 2)
-        if r > 100:
+        if r > 100 and share:
             return None  # a part cannot exceed its whole: the pair was read the wrong way
         d = Derivation("ratio", f"{fmt(a)} / {fmt(b)} x 100", (oa, ob), r, "%")
         scale, sent = "percent", f"{part} [{ra}] is {fmt(r)}% of {whole} [{rb}]."
@@ -123,6 +129,9 @@ def split(question: str) -> tuple[str, str] | None:
         if lead and lead.end() <= s.start():
             part = q[lead.end():s.start()]  # "what is the percentage of" is no part's word
         return part, q[s.end():]
+    m = _RATIO_TO.search(q)
+    if m:
+        return m.group("part"), m.group("whole")
     start = lead.end() if lead else 0
     weak = list(_WEAK.finditer(q, start))
     if len(weak) != 1:
@@ -147,18 +156,29 @@ def _is_total_col(col: str) -> bool:
     return _head(col)[:1] == ["total"]
 
 
+def _words(s: str) -> set[str]:
+    """Content words, a negated compound kept whole: "non-vested" is not "vested", and
+    "non-current" not "current"."""
+    return tr.content(re.sub(r"\bnon-(?=[a-z])", "non", s or "", flags=re.I))
+
+
 def _rows(text: str, lines: list) -> list:
-    """The lines whose every label word the text uses, the most specific of nested labels; a
-    bare "Total" line is not named by the word "total" (that word is the share's own)."""
-    q = tr.content(text)
-    rows = [ln for ln in lines if ln.label and (own := tr.content(ln.label)) and own <= q
-            and own - {"total"}]
-    return [ln for ln in rows if not any(tr.content(ln.label) < tr.content(o.label)
-                                         for o in rows)]
+    """The lines whose every label word (and every year) the text uses, the most specific of
+    nested labels; a bare "Total" line is not named by the word "total" (the share's own)."""
+    q, ys = _words(text), set(read.years(text))
+    rows = [ln for ln in lines if ln.label and (own := _words(ln.label)) and own <= q
+            and own - {"total"} and set(read.years(ln.label)) <= ys]
+    return [ln for ln in rows if not any(_words(ln.label) < _words(o.label) for o in rows)]
+
+
+def _year_col(ln, y: int | None) -> str | None:  # noqa: ANN001
+    c = ln.by_year.get(y) if y is not None else None
+    return next((k for k, v in ln.by_col.items() if v is c), None) if c else None
 
 
 def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, C901, PLR0911, PLR0912
-    """((part name, part cell), (whole name, whole cell)) in one table, or None."""
+    """((part name, part cell), (whole name, whole cell), whether it is a part of a whole) in
+    one table, or None."""
     prows = _rows(ptext, lines)
     if len(prows) != 1 or _TOTAL_LABEL.match(prows[0].label):
         return None
@@ -167,42 +187,64 @@ def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, 
     wrows = [ln for ln in _rows(wtext, lines) if ln is not part]
     if len(wrows) > 1 or any(ln.table != part.table for ln in wrows):
         return None
-    ys = read.years(question)
-    ycols = [k for k, c in part.by_col.items() if ys and c is part.by_year.get(ys[0])]
-    pcols = [k for k in part.by_col if not _is_total_col(k) and _says(ptext, k)]
-    wcols = [k for k in part.by_col if not _is_total_col(k) and _says(wtext, k)]
-    tcols = [k for k in part.by_col if _is_total_col(k)]
-    named = list(dict.fromkeys(pcols or wcols or ycols))
-    if ys and not ycols:
-        return None  # a year the part's row has no figure for
-    if len(named) > 1 or (ycols and named and named != ycols and any(
-            read.years(k) for k in named)):
+    # the years: those a row label states name the row; the others name columns — the part's
+    # its own ("X in 2019 as a percentage of X in 2018"), else the question's one year
+    in_rows = {y for ln in (part, *wrows) for y in read.years(ln.label)}
+    yq, yp, yw = ([y for y in read.years(t) if y not in in_rows]
+                  for t in (question, ptext, wtext))
+    if len(yp) > 1 or len(yw) > 1 or len(yq) > 2 or (len(yq) == 2 and not (yp and yw)):
         return None
+    py = yp[0] if yp else (yq[0] if len(yq) == 1 else None)
+    wy = yw[0] if yw else py
+    ycols = {k for ln in table for k, c in ln.by_col.items() if c is ln.by_year.get(
+        c.get("_year"))}
+    pcols = [k for k in part.by_col if k not in ycols and not _is_total_col(k)
+             and _says(ptext, k)]
+    wcols = [k for k in part.by_col if k not in ycols and not _is_total_col(k)
+             and _says(wtext, k)]
+    tcols = [k for k in part.by_col if _is_total_col(k)]
+    if len(pcols) > 1 or len(wcols) > 1:
+        return None
+    pyc = _year_col(part, py)
+    if py is not None and pyc is None:
+        return None  # a year the part's row has no figure for
+    if pcols and pyc:
+        return None  # a column and a year: two columns named for one cell
+    pcol = pcols[0] if pcols else pyc
     says_total = bool(_TOTAL.search(wtext))
+    share = True  # a part of its whole (not above 100 %), unless two columns are compared
+    wcol = wcols[0] if wcols and wcols != pcols else (_year_col(part, wy) if wy != py else None)
     if wrows and not _TOTAL_LABEL.match(wrows[0].label):
         # two line items in one column: the one named, else "total X" of both is the Total
-        col = named[0] if named else (tcols[0] if len(tcols) == 1 and _TOTAL.search(ptext)
-                                      and says_total else None)
-        if col is None or col not in wrows[0].by_col:
+        col = pcol or (wcols[0] if wcols else _year_col(wrows[0], wy))
+        if col is None and len(tcols) == 1 and _TOTAL.search(ptext) and says_total:
+            col = tcols[0]
+        if col is None or col not in wrows[0].by_col or (wy != py and yw and yp):
             return None
-        used = (part, wrows[0])
+        used, cols = (part, wrows[0]), {col}
         pc, wc = part.by_col[col], wrows[0].by_col[col]
         names = (_name(part, col), _name(wrows[0], col))
+    elif not wrows and pcol and wcol and wcol != pcol:
+        # two columns of the part's own line: "Workforce reduction as a percentage of
+        # Facility costs" of one balance, "X in fiscal 2019 to fiscal 2018"
+        used, cols, share = (part,), {pcol, wcol}, False  # a comparison: may pass 100 %
+        pc, wc = part.by_col[pcol], part.by_col[wcol]
+        names = (_name(part, pcol), _name(part, wcol))
     elif not wrows and part in _rows(wtext, [part]):
         # the part's own row, in its Total column: "... of more than 5 years in the total
         # purchase obligations" — and only there, once the whole names the part's own line
-        if not (named and says_total and len(tcols) == 1 and _row_adds_up(
-                part, named[0], tcols[0])):
+        if not (pcol and says_total and len(tcols) == 1 and _row_adds_up(
+                part, pcol, tcols[0])):
             return None
-        used = (part,)
-        pc, wc = part.by_col[named[0]], part.by_col[tcols[0]]
-        names = (_name(part, named[0]), _name(part, tcols[0]))
+        used, cols = (part,), {pcol, tcols[0]}
+        pc, wc = part.by_col[pcol], part.by_col[tcols[0]]
+        names = (_name(part, pcol), _name(part, tcols[0]))
     else:
         # the total line below the part, in the part's column (or its Total column when the
         # question names no column: "capital leases in the total liabilities")
-        if not says_total and not wrows:
+        if not says_total and not wrows or wcol:
             return None
-        col = named[0] if named else (tcols[0] if len(tcols) == 1 else None)
+        col = pcol or (tcols[0] if len(tcols) == 1 else None)
         if col is None and len(part.by_col) == 1:
             col = next(iter(part.by_col))
         if col is None:
@@ -212,15 +254,14 @@ def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, 
         totals = [ln for ln in cands if col in ln.by_col and _col_adds_up(ln, col, part, table)]
         if len(totals) != 1:
             return None
-        used = (part, totals[0])
+        used, cols = (part, totals[0]), {col}
         pc, wc = part.by_col[col], totals[0].by_col[col]
         names = (_name(part, col), _name(totals[0], col, "the total"))
     if "%" in (pc["value_text"] or "") + (wc["value_text"] or ""):
         return None  # a share of shares: not a part of a whole
-    if _residue(question, used, {k for ln in used for k in ln.by_col if k in (
-            *named, *tcols)}) > _MAX_RESIDUE:
+    if _residue(question, used, cols) > _MAX_RESIDUE:
         return None
-    return (names[0], pc), (names[1], wc)
+    return (names[0], pc), (names[1], wc), share
 
 
 def _name(ln, col: str, default: str = "") -> str:  # noqa: ANN001
@@ -261,8 +302,8 @@ def _col_adds_up(total, col: str, part, table: list) -> bool:  # noqa: ANN001
 
 def _residue(question: str, used: tuple, cols: set[str]) -> int:
     """The question's content words no used row label, column header or share word explains."""
-    words = set().union(*(tr.content(ln.label) for ln in used),
+    words = set().union(*(_words(ln.label) for ln in used),
                         *({tr.stem(w) for w in spans._tokens(k)} for k in cols))  # noqa: SLF001
-    left = tr.content(question) - words - _SHARE_WORDS - tr.OPWORDS - {
+    left = _words(question) - words - _SHARE_WORDS - tr.OPWORDS - {
         tr.stem(w) for w in _SHARE_WORDS}
     return len({w for w in left if spans._NUMBER_WORDS.get(w) not in words})  # noqa: SLF001

@@ -135,3 +135,55 @@ def test_a_part_the_words_do_not_pin_down_is_not_guessed(kb) -> None:  # noqa: A
     ans, _ = ask(kb, "What is the percentage of purchase obligations of less than 1 year and "
                      "more than 5 years in the total purchase obligations?")
     assert ans.decision != "answer"
+
+
+ROLL = [
+    ["Non-vested at December 31, 2018", "1,000", "$40.00"],
+    ["Granted", "500", "$50.00"],
+    ["Vested", "(300)", "$41.00"],
+    ["Non-vested at December 31, 2019", "1,200", "$45.00"],
+]
+PLAN = [
+    ["Balance payable as at June 30, 2018", "1,600", "3,400", "5,000"],
+    ["Cash payments", "(500)", "(1,400)", "(1,900)"],
+    ["Balance payable as at June 30, 2019", "1,100", "2,000", "3,100"],
+]
+
+
+def test_a_line_over_a_line_its_label_dates(tmp_path_factory) -> None:  # noqa: ANN001
+    k = statement_kb(tmp_path_factory, ROLL, "Non-vested awards", "roll",
+                     columns=("Non-vested awards", "Shares", "Weighted-average fair value"))
+    try:
+        # "non-vested" is not "Vested"; the year names the dated line, not a column
+        assert answered(k, "What is the percentage of non-vested shares granted in 2019 as a "
+                           "percentage of the total non-vested shares at December 31, 2019?"
+                        ) == ("percent_of", 41.67, "percent")
+        # a part shown in brackets against a positive whole: its size, or signed? not guessed
+        assert ask(k, "What is the percentage of non-vested shares vested in 2019 as a "
+                      "percentage of the total non-vested shares at December 31, 2019?"
+                   )[0].decision != "answer"
+    finally:
+        k.close()
+
+
+def test_two_columns_of_one_line(tmp_path_factory) -> None:  # noqa: ANN001
+    k = statement_kb(tmp_path_factory, PLAN, "Restructuring plan", "plan",
+                     columns=("Restructuring plan", "Workforce reduction", "Facility costs",
+                              "Total"))
+    try:
+        assert answered(k, "For Balance payable as at June 30, 2019, what is Workforce "
+                           "reduction expressed as a percentage of Facility costs?") == (
+            "percent_of", 55.0, "percent")
+        # the dated line the question names decides; naming none leaves two lines open
+        assert ask(k, "What is Workforce reduction of the balance payable expressed as a "
+                      "percentage of Facility costs?")[0].decision != "answer"
+    finally:
+        k.close()
+
+
+def test_one_line_in_two_years(costs) -> None:  # noqa: ANN001
+    # a comparison of two periods, not a part of a whole: it may exceed 100 %
+    assert answered(costs, "What is the 2018 other costs expressed as a percentage of 2019 "
+                           "other costs?") == ("percent_of", 200.0, "percent")
+    assert answered(costs, "What is the ratio of the other costs in fiscal 2019 to fiscal "
+                           "2018?")[1:] == (0.5, "")
