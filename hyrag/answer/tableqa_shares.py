@@ -13,7 +13,9 @@ module:
   "out of", "over", "divided by", "the ratio of A to B", or "in / of / to" before "(the)
   total"; or, whole first, "what percentage of the total X is made up of / generated from Y";
 - the part is the one row the part's words name (every content word of its label), in the one
-  column they (or the question's one year) name;
+  column they (or the question's one year) name — or the sum of the rows they list ("Taiwan
+  and Japan over total revenue in 2019", "deferred revenue and accrued warranty over gross
+  deferred tax assets"), over a named line or a total line they all add up into;
 - the whole is, in that order: another row the whole's words name (a ratio of two lines in one
   column, "total financing obligations as a percentage of total purchase obligations": the
   "Total" column when no other column is named); another column of the part's own row the
@@ -63,6 +65,7 @@ _LEAD = re.compile(r"^.*?\b(?:percentage|percent|proportion|share|ratio|fraction
 _RATIO_TO = re.compile(r"\bratio\s+(?:\([^)]*\)\s+)?of\s+(?P<part>.+?)\s+to\s+(?P<whole>.+)$",
                        re.I)
 _TOTAL = re.compile(r"\btotal\b", re.I)
+_AND = re.compile(r"\band\b|&|,", re.I)  # "A and B", "A, B and C": a list of parts
 _TOTAL_LABEL = re.compile(r"\s*(?:grand\s+|group\s+)?total\b", re.I)
 # words a share question uses beyond its rows and columns
 _SHARE_WORDS = {"constitution", "constitute", "made", "up", "generated", "portion", "share",
@@ -88,27 +91,31 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     found = _pair(question, *halves, lines)
     if found is None:
         return None
-    (part, pcell), (whole, wcell), share = found
-    a, b = float(pcell["value_num"]), float(wcell["value_num"])
-    if not b or (a < 0) != (b < 0) or pcell is wcell:
+    parts, (whole, wcell), share = found
+    vals = [float(c["value_num"]) for _, c in parts]
+    a, b = math.fsum(vals), float(wcell["value_num"])
+    if not b or any((v < 0) != (b < 0) for v in vals) or any(c is wcell for _, c in parts):
         return None  # no whole, or a cost in brackets against a positive whole
     bld = spans._Builder()  # noqa: SLF001
-    ra = bld.commit(pcell, f"the part: {part}")
+    ops = [Operand(c["claim_id"], v, nm, bld.commit(c, f"the part: {nm}"))
+           for (nm, c), v in zip(parts, vals, strict=True)]
     rb = bld.commit(wcell, f"the whole: {whole}")
-    oa = Operand(pcell["claim_id"], a, part, ra)
     ob = Operand(wcell["claim_id"], b, whole, rb)
+    num = " + ".join(fmt(o.value) for o in ops)
+    num = f"({num})" if len(ops) > 1 else num
+    part = " and ".join(f"{o.label} [{o.n}]" for o in ops)
     if op == "ratio":
         r = round(a / b, 2)
         if read.proportion(question) and r > 1 and share:
             return None  # a proportion above 1: the part and the whole were swapped
-        d = Derivation("ratio", f"{fmt(a)} / {fmt(b)}", (oa, ob), r)
-        scale, sent = "", f"{part} [{ra}] over {whole} [{rb}] is {fmt(r)}."
+        d = Derivation("ratio", f"{num} / {fmt(b)}", (*ops, ob), r)
+        scale, sent = "", f"{part} over {whole} [{rb}] is {fmt(r)}."
     else:
         r = round(a / b * 100, 2)
         if r > 100 and share:
             return None  # a part cannot exceed its whole: the pair was read the wrong way
-        d = Derivation("ratio", f"{fmt(a)} / {fmt(b)} x 100", (oa, ob), r, "%")
-        scale, sent = "percent", f"{part} [{ra}] is {fmt(r)}% of {whole} [{rb}]."
+        d = Derivation("ratio", f"{num} / {fmt(b)} x 100", (*ops, ob), r, "%")
+        scale, sent = "percent", f"{part} is {fmt(r)}% of {whole} [{rb}]."
     return replace(bld.done(op, r, sent, d), scale=scale)
 
 
@@ -177,19 +184,21 @@ def _year_col(ln, y: int | None) -> str | None:  # noqa: ANN001
 
 
 def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, C901, PLR0911, PLR0912
-    """((part name, part cell), (whole name, whole cell), whether it is a part of a whole) in
-    one table, or None."""
+    """([(part name, part cell)...], (whole name, whole cell), whether it is a part of a whole)
+    in one table, or None. Several parts are lines the part's words list ("A and B"), summed."""
     prows = _rows(ptext, lines)
-    if len(prows) != 1 or _TOTAL_LABEL.match(prows[0].label):
-        return None
+    if not prows or any(_TOTAL_LABEL.match(ln.label) for ln in prows) or len(prows) > 1 and (
+            len(prows) > len(_AND.findall(ptext)) + 1 or len({ln.table for ln in prows}) > 1
+            or len({ln.label for ln in prows}) < len(prows)):
+        return None  # no line, or several the words do not list as "A and B"
     part = prows[0]
     table = [ln for ln in lines if ln.table == part.table]
-    wrows = [ln for ln in _rows(wtext, lines) if ln is not part]
+    wrows = [ln for ln in _rows(wtext, lines) if ln not in prows]
     if len(wrows) > 1 or any(ln.table != part.table for ln in wrows):
         return None
     # the years: those a row label states name the row; the others name columns — the part's
     # its own ("X in 2019 as a percentage of X in 2018"), else the question's one year
-    in_rows = {y for ln in (part, *wrows) for y in read.years(ln.label)}
+    in_rows = {y for ln in (*prows, *wrows) for y in read.years(ln.label)}
     yq, yp, yw = ([y for y in read.years(t) if y not in in_rows]
                   for t in (question, ptext, wtext))
     if len(yp) > 1 or len(yw) > 1 or len(yq) > 2 or (len(yq) == 2 and not (yp and yw)):
@@ -221,24 +230,32 @@ def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, 
             col = tcols[0]
         if col is None or col not in wrows[0].by_col or (wy != py and yw and yp):
             return None
-        used, cols = (part, wrows[0]), {col}
-        pc, wc = part.by_col[col], wrows[0].by_col[col]
-        names = (_name(part, col), _name(wrows[0], col))
+        used, cols, whole = (*prows, wrows[0]), {col}, wrows[0]
+    elif len(prows) > 1:
+        if wrows or wcol or not says_total:
+            return None  # a sum of lines over another column of them: not read here
+        col = pcol or (tcols[0] if len(tcols) == 1 else None)
+        totals = [ln for ln in table if ln.row > part.row and (
+            not tr.content(ln.label) or _TOTAL_LABEL.match(ln.label)) and col in ln.by_col
+            and _col_adds_up(ln, col, prows, table)] if col else []
+        if len(totals) != 1:
+            return None
+        used, cols, whole = (*prows, totals[0]), {col}, totals[0]
     elif not wrows and pcol and wcol and wcol != pcol:
         # two columns of the part's own line: "Workforce reduction as a percentage of
         # Facility costs" of one balance, "X in fiscal 2019 to fiscal 2018"
         used, cols, share = (part,), {pcol, wcol}, False  # a comparison: may pass 100 %
-        pc, wc = part.by_col[pcol], part.by_col[wcol]
-        names = (_name(part, pcol), _name(part, wcol))
+        return _checked(question, [(_name(part, pcol), part.by_col[pcol])],
+                        (_name(part, wcol), part.by_col[wcol]), used, cols, share)
     elif not wrows and part in _rows(wtext, [part]):
         # the part's own row, in its Total column: "... of more than 5 years in the total
         # purchase obligations" — and only there, once the whole names the part's own line
         if not (pcol and says_total and len(tcols) == 1 and _row_adds_up(
                 part, pcol, tcols[0])):
             return None
-        used, cols = (part,), {pcol, tcols[0]}
-        pc, wc = part.by_col[pcol], part.by_col[tcols[0]]
-        names = (_name(part, pcol), _name(part, tcols[0]))
+        return _checked(question, [(_name(part, pcol), part.by_col[pcol])],
+                        (_name(part, tcols[0]), part.by_col[tcols[0]]), (part,),
+                        {pcol, tcols[0]}, share)
     else:
         # the total line below the part, in the part's column (or its Total column when the
         # question names no column: "capital leases in the total liabilities")
@@ -251,17 +268,26 @@ def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, 
             return None
         cands = wrows or [ln for ln in table if ln.row > part.row and (
             not tr.content(ln.label) or _TOTAL_LABEL.match(ln.label))]
-        totals = [ln for ln in cands if col in ln.by_col and _col_adds_up(ln, col, part, table)]
+        totals = [ln for ln in cands if col in ln.by_col and _col_adds_up(
+            ln, col, [part], table)]
         if len(totals) != 1:
             return None
-        used, cols = (part, totals[0]), {col}
-        pc, wc = part.by_col[col], totals[0].by_col[col]
-        names = (_name(part, col), _name(totals[0], col, "the total"))
-    if "%" in (pc["value_text"] or "") + (wc["value_text"] or ""):
+        used, cols, whole = (part, totals[0]), {col}, totals[0]
+    if any(col not in ln.by_col for ln in prows):
+        return None  # a line listed without a figure in the column
+    return _checked(question, [(_name(ln, col), ln.by_col[col]) for ln in prows],
+                    (_name(whole, col, "the total"), whole.by_col[col]), used, {col}, share)
+
+
+def _checked(question: str, parts: list, whole: tuple, used: tuple, cols: set[str],
+             share: bool):  # noqa: ANN202
+    """The reading, unless a cell is a percent (a share of shares) or the question says more
+    than the lines and columns used explain."""
+    if any("%" in (c["value_text"] or "") for _, c in [*parts, whole]):
         return None  # a share of shares: not a part of a whole
     if _residue(question, used, cols) > _MAX_RESIDUE:
         return None
-    return (names[0], pc), (names[1], wc), share
+    return parts, whole, share
 
 
 def _name(ln, col: str, default: str = "") -> str:  # noqa: ANN001
@@ -282,19 +308,19 @@ def _row_adds_up(ln, col: str, tcol: str) -> bool:  # noqa: ANN001
         math.fsum(float(c["value_num"]) for c in parts), parts, ln.by_col[tcol])
 
 
-def _col_adds_up(total, col: str, part, table: list) -> bool:  # noqa: ANN001
+def _col_adds_up(total, col: str, parts: list, table: list) -> bool:  # noqa: ANN001
     """The lines right above `total` that have a figure in `col` (a section header without
-    one is skipped) sum to it, the part among them: the shortest such run of two or more."""
+    one is skipped) sum to it, the parts among them: the shortest such run of two or more."""
     above = sorted((ln for ln in table if ln.row < total.row and col in ln.by_col),
                    key=lambda ln: -ln.row)[:40]
     run: list[dict] = []
-    seen = False
+    seen: set[int] = set()
     for ln in above:
         if _TOTAL_LABEL.match(ln.label or "") or not tr.content(ln.label):
             return False  # reached another total first: a subtotal, not this one's part
         run.append(ln.by_col[col])
-        seen = seen or ln is part
-        if seen and len(run) >= 2 and _close(math.fsum(float(c["value_num"]) for c in run),
+        seen |= {id(ln)} & {id(x) for x in parts}
+        if len(seen) == len(parts) and len(run) >= 2 and _close(math.fsum(float(c["value_num"]) for c in run),
                                              run, total.by_col[col]):
             return True
     return False

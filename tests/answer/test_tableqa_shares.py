@@ -187,3 +187,23 @@ def test_one_line_in_two_years(costs) -> None:  # noqa: ANN001
                            "other costs?") == ("percent_of", 200.0, "percent")
     assert answered(costs, "What is the ratio of the other costs in fiscal 2019 to fiscal "
                            "2018?")[1:] == (0.5, "")
+
+
+def test_a_sum_of_listed_lines_over_their_total(costs, kb) -> None:  # noqa: ANN001
+    assert answered_n(costs, "What is the proportion, in percentage, of facility costs and "
+                             "other over the total costs in 2019?", 3) == (
+        "percent_of", 25.0, "percent")
+    assert answered_n(kb, "What is the percentage of operating leases and purchase "
+                          "obligations due in less than 1 year over the total contractual "
+                          "obligations?", 3)[1] == 95.0
+    # a listed line without a figure in the year: no sum to give
+    assert ask(costs, "What is the proportion, in percentage, of facility costs and other "
+                      "over the total costs in 2018?")[0].decision != "answer"
+
+
+def answered_n(kb, q: str, n: int) -> tuple:  # noqa: ANN001
+    ans, ta = ask(kb, q)
+    assert ans.decision == "answer", (q, ans.decision, ans.text)
+    assert not ans.verification.get("failures"), ans.verification.get("failures")
+    assert len(ans.evidence) == n, "the parts and the whole are cited"
+    return ta["operation"], ta["value"], ta["scale"]
