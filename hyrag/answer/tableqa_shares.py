@@ -1,6 +1,6 @@
 """Shares of a total read off a table's grid: "the percentage of the purchase obligations of
 more than 5 years in the total purchase obligations", "warranty reserve among the total accrued
-liabilities in 2019", "the proportion of level 2 inputs made up of money market funds".
+liabilities in 2019", "Taiwan and Japan over total revenue in 2019".
 
 The line-item reader (`tableqa.py`) computes a share of two line items of one period. Many
 shares are not of that shape: the part is one cell — a row the question names, in a column it
@@ -21,9 +21,8 @@ module:
   "Total" column when no other column is named); another column of the part's own row the
   whole's words or year name ("Workforce reduction as a percentage of Facility costs", "X in
   fiscal 2019 to fiscal 2018" — a comparison, which may exceed 100 %); the part's own row in
-  its "Total" column
-  ("... of more than 5 years in the total purchase obligations"); or the total line below the
-  part in its column ("... among the total cost").
+  its "Total" column ("... of more than 5 years in the total purchase obligations"); or the
+  total line below the part in its column ("... among the total cost").
 
 A total is only taken for one when it is one: the row's other columns, or the lines above the
 total line, must add up to it (within the rounding of the figures shown), and the part must be
@@ -33,8 +32,10 @@ rows nor the columns explain — is not guessed at: the reader returns None.
 
 A percentage ("what percentage of", "as a percentage of") is the part over the whole times 100,
 with a percent scale; a ratio or a proportion (without "percent") is the fraction, unscaled
-(`tableqa_read.operation` reads which). Every answer commits the two cells it rests on and a
-derivation the verifier recomputes. Nothing here knows any benchmark.
+(`tableqa_read.operation` reads which). Every answer commits the cells it rests on and a
+derivation the verifier recomputes (several parts are summed over the last operand, the
+whole). The reader runs after the line-item and list-table readers (`readers.py`), so a share
+they answer stays theirs. Nothing here knows any benchmark.
 """
 
 from __future__ import annotations
