@@ -70,8 +70,10 @@ def recompute(c: Computation) -> float | None:
             return math.fsum(ops)
         if name in ("growth", "change_ratio", "percentage_change", "pct_change") and len(ops) == 2:
             return (ops[1] - ops[0]) / abs(ops[0]) * 100
-        if name == "ratio" and len(ops) == 2:
-            r = ops[0] / ops[1]
+        if name == "ratio" and len(ops) >= 2:
+            # the last operand is the whole; several before it are parts summed ("A and B as
+            # a percentage of the total")
+            r = math.fsum(ops[:-1]) / ops[-1]
             return r * 100 if c.unit == "%" else r
         if name == "share" and ops:
             return ops[0] / math.fsum(ops) * 100

@@ -17,7 +17,10 @@ those of every other answer:
 3. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
    replace a direct answer only where the parser lacks the operator, and never a line-item
    question's answer.
-4. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
+4. `tableqa_shares` — a share of a total read off the grid: a cell the question names (a row
+   in a column) over its row's Total column or its column's total line; only where no reader
+   above answered (a line-item share of one period is `tableqa`'s).
+5. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
 
 Everything runs through the subject's view (`con`), so the policy's filters hold here too.
@@ -58,6 +61,10 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: A
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:
             tq = None
+    if tq is None and not spans_owned:
+        from hyrag.answer import tableqa_shares
+
+        tq = tableqa_shares.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
         from hyrag.answer import prose_read
 

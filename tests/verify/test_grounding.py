@@ -137,6 +137,9 @@ def test_computation_recompute() -> None:
     assert computation_ok(Computation("mean", (1.0, 2.0, 4.0), 2.33))
     assert not computation_ok(Computation("difference", (44.1, 56.7), -12.7))
     assert not computation_ok(Computation("unknown-op", (1.0,), 1.0))
+    # parts summed over the last operand, the whole: (150 + 100) / 1000 x 100
+    assert computation_ok(Computation("ratio", (150.0, 100.0, 1000.0), 25.0, "%"))
+    assert not computation_ok(Computation("ratio", (150.0, 100.0, 1000.0), 15.0, "%"))
 
 
 def test_counter_evidence_contradicts_an_uncited_sentence() -> None:
