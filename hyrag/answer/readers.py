@@ -8,6 +8,9 @@ cover those shapes, each returning the engine's own types (requirements, verdict
 facts, derivations) so that drafting, the ReverseVerifier, the decision and the audit record are
 those of every other answer:
 
+0. `tableqa_rollforward` — a line and a period of a roll-forward table (balances "at" dates
+   in rows, movements between them), whose cells carry no period any other reader could
+   use; it answers only when the question names such a table's line, column and periods.
 1. `tablespans` — questions about a table's structure (its periods, the lines that add up to a
    total, several named cells at once). It goes first: a structure question it declines on
    purpose is abstained on rather than answered with a figure.
@@ -45,8 +48,11 @@ class Reading:
 def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
          facts: Sequence) -> Reading:
     """Ask the readers in order; the first answer wins (see the module docstring)."""
-    from hyrag.answer import tableops, tableqa, tableqa_read, tablespans
+    from hyrag.answer import tableops, tableqa, tableqa_read, tableqa_rollforward, tablespans
 
+    rolled = tableqa_rollforward.resolve(question, con)
+    if rolled is not None:
+        return Reading(rolled)
     tq, spans_owned = tablespans.resolve(question, con)
     owned = spans_owned
     year_q = bool(tableqa_read.WHICH_YEAR.search(question)) and not any(
