@@ -20,6 +20,8 @@ those of every other answer:
 3. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
    replace a direct answer only where the parser lacks the operator, and never a line-item
    question's answer.
+3b. `tableqa_grid` — one cell of a table without periods (the row and the column the
+   question names), when nothing above answered and the parser found no direct evidence.
 4. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
 
@@ -64,6 +66,10 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: A
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:
             tq = None
+    if tq is None and not owned and not direct:
+        from hyrag.answer import tableqa_grid
+
+        tq = tableqa_grid.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
         from hyrag.answer import prose_read
 
