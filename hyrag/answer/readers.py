@@ -59,9 +59,13 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: A
     owned = spans_owned
     year_q = bool(tableqa_read.WHICH_YEAR.search(question)) and not any(
         f.kind == "sql" for f in facts)
+    # direct evidence resting on sentences that state no figure ("These interest rate swap
+    # contracts had the economic effect of ...") does not stop the line-item reader: the
+    # table's line may be what the question names; a sentence stating the amount stands
+    cells_direct = direct and not all(f.kind == "text" and f.value is None for f in facts)
     if tq is None and not spans_owned:
-        tq, owned = (None, False) if direct and not year_q else tableqa.read_line_item(
-            question, con)
+        tq, owned = (None, False) if cells_direct and not year_q else \
+            tableqa.read_line_item(question, con)
     if tq is None and not owned:
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:

@@ -58,3 +58,22 @@ def test_a_why_question_is_no_figure(kb) -> None:  # noqa: ANN001
     assert ask(kb, "Why did research and development decrease in 2018?") is None
     assert ask(kb, "What was the reason for the change in research and development in "
                    "2018?") is None
+
+
+def test_direct_evidence_from_figureless_sentences_lets_the_line_be_read(kb) -> None:  # noqa: ANN001
+    from types import SimpleNamespace
+
+    from hyrag.answer import readers
+    from hyrag.answer.catalog import load_catalog
+    from hyrag.answer.parser import parse
+
+    q = "What was the research and development in 2018?"
+    parsed = parse(q, load_catalog(kb.store))
+    said = [SimpleNamespace(kind="text", value=None)]
+    r = readers.read(q, kb.store.con, parsed=parsed, direct=True, facts=said).result
+    assert r is not None and r.answer == 40.0
+    # a direct answer from a cell, or from a sentence stating a figure, stands: the
+    # line-item reader is not asked over it
+    for f in (SimpleNamespace(kind="cell", value=40.0), SimpleNamespace(kind="text", value=4)):
+        assert readers.read(q, kb.store.con, parsed=parsed, direct=True, facts=[f]).result \
+            is None
