@@ -3,11 +3,14 @@ mapped poorly — and in what order they are asked.
 
 The schema parser and the Warrant gate answer questions phrased in the knowledge base's own
 vocabulary (a measure column, an entity). Reports are read differently: a line item per row and
-a period per column, a list table of rows, a sentence that states an amount. Four readers
+a period per column, a list table of rows, a sentence that states an amount. The readers
 cover those shapes, each returning the engine's own types (requirements, verdicts, committed
 facts, derivations) so that drafting, the ReverseVerifier, the decision and the audit record are
 those of every other answer:
 
+0. `tableqa_rollforward` — a line and a period of a roll-forward table (balances "at" dates
+   in rows, movements between them), whose cells carry no period any other reader could
+   use; it answers only when the question names such a table's line, column and periods.
 1. `tablespans` — questions about a table's structure (its periods, the lines that add up to a
    total, several named cells at once). It goes first: a structure question it declines on
    purpose is abstained on rather than answered with a figure.
@@ -20,7 +23,9 @@ those of every other answer:
 4. `tableqa_shares` — a share of a total read off the grid: a cell the question names (a row
    in a column) over its row's Total column or its column's total line; only where no reader
    above answered (a line-item share of one period is `tableqa`'s).
-5. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
+5. `tableqa_grid` — one cell of a table without periods (the row and the column the
+   question names), when nothing above answered and the parser found no direct evidence.
+6. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
 
 Everything runs through the subject's view (`con`), so the policy's filters hold here too.
@@ -48,15 +53,22 @@ class Reading:
 def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
          facts: Sequence) -> Reading:
     """Ask the readers in order; the first answer wins (see the module docstring)."""
-    from hyrag.answer import tableops, tableqa, tableqa_read, tablespans
+    from hyrag.answer import tableops, tableqa, tableqa_read, tableqa_rollforward, tablespans
 
+    rolled = tableqa_rollforward.resolve(question, con)
+    if rolled is not None:
+        return Reading(rolled)
     tq, spans_owned = tablespans.resolve(question, con)
     owned = spans_owned
     year_q = bool(tableqa_read.WHICH_YEAR.search(question)) and not any(
         f.kind == "sql" for f in facts)
+    # direct evidence resting on sentences that state no figure ("These interest rate swap
+    # contracts had the economic effect of ...") does not stop the line-item reader: the
+    # table's line may be what the question names; a sentence stating the amount stands
+    cells_direct = direct and not all(f.kind == "text" and f.value is None for f in facts)
     if tq is None and not spans_owned:
-        tq, owned = (None, False) if direct and not year_q else tableqa.read_line_item(
-            question, con)
+        tq, owned = (None, False) if cells_direct and not year_q else \
+            tableqa.read_line_item(question, con)
     if tq is None and not owned:
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:
@@ -65,6 +77,10 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: A
         from hyrag.answer import tableqa_shares
 
         tq = tableqa_shares.resolve(question, con)
+    if tq is None and not owned and not direct:
+        from hyrag.answer import tableqa_grid
+
+        tq = tableqa_grid.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
         from hyrag.answer import prose_read
 

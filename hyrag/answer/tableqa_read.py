@@ -126,6 +126,8 @@ def operation(question: str, label: str, n_labels: int) -> str | None:
     """The operation the question asks of the line item `label`, or None when it asks for two
     at once (the change in an average, the ratio of averages) — a guess would be wrong."""
     q = neutral(question, label)
+    if re.search(r"\bwhy\b|\breasons? (?:for|why|behind)\b", q):
+        return None  # it asks for an explanation, which no figure of the line gives
     if re.search(r"\bweighted[- ]average\b", q):
         return None  # a weighted mean needs weights the line item does not give
     avg = bool(_AVG.search(q))

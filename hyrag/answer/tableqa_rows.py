@@ -118,6 +118,10 @@ def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, s
         lab = label(c)
         if lab not in labels:
             labels[lab] = content(lab)
+    cores = {lab: content(re.sub(r"\(.*\)", " ", lab)) - TIMING for lab in labels}
+    shared: dict[frozenset, int] = {}
+    for ws in cores.values():
+        shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
     out = []
     low = qtext.lower()
     for lab, ws in labels.items():
@@ -128,6 +132,13 @@ def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, s
             continue
         cover = len(hit) / len(ws)
         need = 1.0 if len(ws) <= 2 else 0.6
+        core = cores[lab]
+        if cover + 1e-9 < need and core and core <= q and shared[frozenset(core)] == 1:
+            # the line's own name, all of it named: its timing ("Granted during the period")
+            # and its note ("Carrying amount (non-current (liabilities)/assets)") only qualify
+            # it, unless another line shares that name and the note tells them apart. It
+            # qualifies the line, no more: a line the question names better still ranks first
+            cover = need
         if cover + 1e-9 < need:
             continue
         exact = 1.0 if phrase(lab) and f" {phrase(lab)} " in f" {phrase(low)} " else 0.0
@@ -158,6 +169,8 @@ def scale(c: dict) -> str:
     return cell_scale(c, label(c))
 
 
+# words of a line's label that say when, not what: "Granted during the period"
+TIMING = {"period", "periods"}
 GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
 
 

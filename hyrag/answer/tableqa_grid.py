@@ -1,0 +1,122 @@
+"""Tables without periods: a line per row, a category per column, one figure where they meet.
+
+An ageing schedule or a breakdown as at one date ("Gross carrying amount" x "Current",
+"0 to 30 days past due", "Total") has no period in its columns, so its cells carry none and
+the line-item reader (`tableqa.py`), which reads a line across periods, never sees them. An
+analyst reads "the gross carrying amount for current receivables" as the cell where the row
+the question names meets the column it names. This module does only that:
+
+- the row: the line whose label the question names (`tableqa_rows.rank_rows`, the column's
+  words aside), one row of its table, ranked first alone;
+- the column: the one whose every word, units aside ("Current $'000"), the question uses —
+  the most specific of several;
+- the question names no year, date or operation (a period would be a column this table does
+  not have; a change or a sum is more than one cell), and no more than a couple of words the
+  row and the column leave unexplained.
+
+A roll-forward table (balances at dates in rows) is `tableqa_rollforward`'s: a movement label
+repeats there under each period, so it is never read here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hyrag.answer import tableqa_layout as layout
+from hyrag.answer import tableqa_read as read
+from hyrag.answer import tableqa_rollforward as rolled
+from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.catalog import per_view
+from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.requirements import Requirement
+from hyrag.answer.warrant import Verdict
+
+CACHE: dict[tuple, dict[str, list[dict]]] = {}
+
+
+def grids(con) -> dict[str, list[dict]]:  # noqa: ANN001
+    """table -> its numeric cells without a period (no key, and no year in the column)."""
+    return per_view(CACHE, con, _read)
+
+
+def _read(con) -> dict[str, list[dict]]:  # noqa: ANN001
+    cur = con.cursor().execute(
+        f"SELECT {tr.COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
+        "AND value_num IS NOT NULL AND (time_key IS NULL OR time_key = '')")
+    names = [d[0] for d in cur.description]
+    subj = tr.subjects(con)
+    out: dict[str, list[dict]] = {}
+    for r in cur.fetchall():
+        c = dict(zip(names, r, strict=True))
+        c["table_subject"] = subj.get(c["table_name"], "")
+        if read.years(c["attribute"] or "") or not isinstance(layout.row(c), int):
+            continue
+        out.setdefault(c["table_name"], []).append(c)
+    return out
+
+
+def _core(col: str) -> set[str]:
+    return {w for w in tr.content(col) if w not in layout.PERIOD_WORDS}
+
+
+def resolve(question: str, con):  # noqa: ANN001, ANN201
+    """A `tableqa.Resolved` lookup of one cell of a table without periods, or None."""
+    from hyrag.answer.tableqa import Resolved
+
+    if read.years(question) or re.search(r"\b(?:19|20)\d{2}\b", question):
+        return None
+    q = tr.content(question)
+    rf_tables = {c["table_name"] for t in rolled.tables(con) for cs in t.cols.values()
+                 for c in cs.values()}
+    found = []
+    for name, cells in grids(con).items():
+        if name in rf_tables:
+            continue
+        got = _cell(question, q, cells)
+        if got is not None:
+            found.append(got)
+    if len(found) != 1:
+        return None
+    c, lab, col, residue = found[0]
+    if read.operation(question, f"{lab} {col}", 1) != "lookup":
+        return None
+    req = Requirement("R1", lab, col, period=None)
+    store = CommitmentStore()
+    store.commit(Fact(
+        claim_id=c["claim_id"], requirement="R1", source=c["file"] or c["table_name"],
+        locator=c["locator"], text=re.sub(r"^\[[^\]]*\]\s*", "", c["text"] or ""),
+        entity=lab, attribute=col, value=c["value_num"], value_text=c["value_text"] or "",
+        value_base=c["value_base"], unit=c["unit"], scale=c["scale"], time_key=None,
+        kind="cell", table=c["table_name"], score=1.0,
+        warrant_query=f"row {lab!r} column {col!r}", confidence=float(c["conf_base"] or 0.0)))
+    verdicts = [Verdict(req, "direct", (c["claim_id"],))]
+    if "%" in (c["value_text"] or ""):
+        answer, scale = c["value_text"].strip(), ""
+    else:
+        answer, scale = c["value_num"], tr.scale(c)
+    return Resolved([req], verdicts, store, [], "lookup", answer, scale, 1.0, residue)
+
+
+def _cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
+    """(cell, row label, column, residue) the question names in one table, or None."""
+    cols = {c["attribute"] or "" for c in cells}
+    named = [c for c in cols if _core(c) and _core(c) <= q]
+    if not named:
+        return None
+    top = max(len(_core(c) - tr.OPWORDS) for c in named)
+    named = [c for c in named if len(_core(c) - tr.OPWORDS) == top]
+    if len(named) != 1:
+        return None
+    col = named[0]
+    rest = q - _core(col)
+    ranked = tr.rank_rows(cells, rest, question)
+    if not ranked or len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
+        return None
+    lab = ranked[0][1]
+    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == col]
+    if len(hit) != 1 or len({layout.row(c) for c in cells if tr.label(c) == lab}) != 1:
+        return None  # the label names no cell of that column, or two rows
+    residue = len(rest - tr.content(lab) - tr.OPWORDS)
+    if residue > tr.MAX_RESIDUE:
+        return None
+    return hit[0], lab, col, residue

@@ -1,0 +1,63 @@
+"""Tables without periods (`tableqa_grid`): the cell where the row and the column a question
+names meet — and nothing when it names a period, an operation, two columns equally, or a
+row label the table repeats."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import hyrag
+from hyrag.answer import tableqa_grid as grid
+from hyrag.answer.engine import AnswerEngine
+from hyrag.settings import Settings
+
+AGEING = [
+    ["Expected loss rate", "1%", "5%", "20%", "-"],
+    ["Gross carrying amount", "23,762", "2,068", "1,703", "27,533"],
+    ["Loss allowance provision", "238", "103", "341", "682"],
+]
+COLS = ["30 June 2019", "Current $'000", "0 to 30 days past due $'000",
+        "More than 30 days past due $'000", "Total $'000"]
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory):
+    k = hyrag.open(tmp_path_factory.mktemp("ageing") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(pd.DataFrame(AGEING, columns=COLS), name="ageing")
+    yield k
+    k.close()
+
+
+def ask(kb, q: str):  # noqa: ANN001, ANN201
+    return grid.resolve(q, kb.store.con)
+
+
+def test_row_meets_column(kb) -> None:  # noqa: ANN001
+    r = ask(kb, "What is the gross carrying amount for current receivables?")
+    assert r is not None and r.answer == 23762.0
+    r = ask(kb, "What was the expected loss rate for current receivables?")
+    assert r is not None and r.answer == "1%"
+    r = ask(kb, "What is the total loss allowance provision?")
+    assert r is not None and r.answer == 682.0
+
+
+def test_no_guess(kb) -> None:  # noqa: ANN001
+    # a period: a column this table does not have
+    assert ask(kb, "What is the gross carrying amount for current receivables in 2018?") is None
+    # an operation over two cells
+    assert ask(kb, "What is the difference in the gross carrying amount between the current "
+                   "and the total?") is None
+    # no column named
+    assert ask(kb, "What is the gross carrying amount?") is None
+    # more words than the row and the column explain
+    assert ask(kb, "What is the gross carrying amount for current receivables owed by "
+                   "government customers abroad?") is None
+
+
+def test_engine_answers_through_the_reader(kb) -> None:  # noqa: ANN001
+    eng = AnswerEngine(kb)
+    ans = eng.ask("What is the loss allowance provision for current receivables?")
+    assert ans.decision == "answer"
+    assert eng.last_table_answer["value"] == 238.0
