@@ -399,8 +399,8 @@ class AnswerEngine:
                                          v.requirement.entity, v.requirement.period) if x) \
                 or v.requirement.attribute
             ops.append(Operand(f.claim_id, float(f.value), label, numbers.get(f.claim_id)))
-        if len(ops) != len(verdicts) or len(ops) < 2:
-            return []
+        if len(ops) != len(verdicts) or len(ops) < 2 or len({o.ref for o in ops}) < len(ops):
+            return []  # one cell read for two requirements: a figure against itself is no answer
         op = parsed.operation
         try:
             if op == "growth" or (parsed.trend and op in (None, "total")):
