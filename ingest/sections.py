@@ -14,7 +14,8 @@ brackets such as "(In thousands)" or a scale declaration) and every other cell i
 at least one row with a figure follows before the next heading. The section runs to the next
 heading; a "Total ..." row ends it, and belongs to it only when its figures are the sum of the
 section's rows (what an analyst checks: the closing total of "Current:" adds up the current
-items; a grand total after the last section does not, and heads no section).
+items; a grand total after the last section does not, and heads no section). An unlabelled
+row whose figures are that sum (a subtotal without a name) ends it too.
 """
 
 from __future__ import annotations
@@ -97,8 +98,10 @@ def row_sections(table: RawTable) -> tuple[str | None, ...]:
             continue
         if current is None:
             continue
-        label = r[0] if isinstance(r[0], str) else ""
-        if _TOTAL.match(label or ""):
+        label = r[0] if isinstance(r[0], str) else ("" if is_empty(r[0]) else str(r[0]))
+        if _TOTAL.match(label) or (not label.strip() and parts and _sums(r, parts)):
+            # "Total ..." ends the section; so does an unlabelled line adding it up (a
+            # statement's subtotal without a name). Either belongs to it when it adds it up.
             if parts and _sums(r, parts):
                 out[i] = current
             current, parts = None, []

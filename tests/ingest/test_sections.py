@@ -39,6 +39,13 @@ def test_rows_sit_under_their_heading_and_a_total_closes_it() -> None:
                     "Non-current:", None)  # the grand total sums more than "Non-current:"
 
 
+def test_an_unlabelled_subtotal_closes_its_section() -> None:
+    rows = [["Current assets", "", ""], ["Debtors", "415.9", "440.7"],
+            ["Cash", "–", "0.2"], ["", "415.9", "440.9"], ["Creditors", "(411.4)", "(288.4)"]]
+    assert row_sections(_raw(rows)) == (None, "Current assets", "Current assets",
+                                        "Current assets", None)
+
+
 def test_captions_and_headings_without_figures_head_nothing() -> None:
     rows = [["(In thousands)", "", ""], ["Revenue", "1", "2"], ["Assets", "", ""],
             ["Current assets:", "", ""], ["Cash", "3", "4"]]
