@@ -15,6 +15,13 @@ def test_a_heading_above_the_first_amounts_is_a_body_row() -> None:
     assert list(f.iloc[:, 0]) == ["Current:", "Loans", "Non-current:", "Loans"]
 
 
+def test_headings_above_the_first_amounts_are_body_rows() -> None:
+    grid = [["", "2019", "2018"], ["Observable markets data", "", ""],
+            ["Equity securities", "", ""], ["Canadian", "1,017", "844"]]
+    f = table_frame(grid)
+    assert list(f.iloc[:, 0]) == ["Observable markets data", "Equity securities", "Canadian"]
+
+
 def test_a_caption_above_the_first_amounts_stays_a_heading() -> None:
     grid = [["", "2019", "2018"], ["(In thousands)", "", ""], ["Loans", "100", "90"]]
     f = table_frame(grid)
