@@ -163,11 +163,16 @@ def scale(c: dict) -> str:
 
 def heading(c: dict) -> str:
     """The section heading ingestion recorded for the cell's row ("Non-current:", the
-    locator's "section", `ingest.sections`), or ""."""
-    try:
-        return str(json.loads(c["locator"] or "{}").get("section") or "")
-    except (ValueError, AttributeError):
-        return ""
+    locator's "section", `ingest.sections`), or "". Kept on the cell (cells are cached per
+    view), so reading every cell's heading on each question parses each locator once."""
+    h = c.get("_heading")
+    if h is None:
+        try:
+            h = str(json.loads(c["locator"] or "{}").get("section") or "")
+        except (ValueError, AttributeError):
+            h = ""
+        c["_heading"] = h
+    return h
 
 
 GLUE = {"of", "the", "and", "in", "for", "a", "an", "to", "on", "at", "by", "from", "with"}
