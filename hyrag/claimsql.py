@@ -126,10 +126,12 @@ def insert_cell_claims(
             if cc.attribute is not None
             else f"coalesce(nullif(trim(CAST(__attribute AS VARCHAR)), ''), {header})"
         )
-        if cc.header is not None and cc.letter is not None and not t.per_row_page:
+        if cc.header is not None and cc.letter is not None and not t.per_row_page \
+                and not t.sectioned:
             loc = _const_cell_loc_sql(file, t, cc.header, cc.letter)
         else:
-            loc = cell_loc_sql(file, t, "__row", header, cell, row_page=t.per_row_page)
+            loc = cell_loc_sql(file, t, "__row", header, cell, row_page=t.per_row_page,
+                               section="__section" if t.sectioned else None)
         if cc.column == time_col or cc.role is not Role.NUMERIC:
             # A period qualifies a measure; a row's category or name is not "as of" its date.
             period = "''"
@@ -188,11 +190,19 @@ def insert_cell_claims(
 
 
 def cell_loc_sql(
-    file: str, t: TypedTable, row: str, header: str, cell: str, *, row_page: bool = False
+    file: str, t: TypedTable, row: str, header: str, cell: str, *, row_page: bool = False,
+    section: str | None = None,
 ) -> str:
-    """Locator JSON of a cell claim, from SQL expressions for its row, header and address."""
+    """Locator JSON of a cell claim, from SQL expressions for its row, header and address; a
+    row under a section heading (`ingest.sections`, the `section` expression) ends with it, and
+    a row under none has no "section" key at all, so its locator and id are as they were."""
     prefix = ", ".join(_loc_prefix(file, t, row_page=row_page))
-    return f"json_object({prefix}, 'row', {row}, 'column', {header}, 'cell', {cell})"
+    plain = f"json_object({prefix}, 'row', {row}, 'column', {header}, 'cell', {cell})"
+    if section is None:
+        return plain
+    sec = f"CAST({section} AS VARCHAR)"
+    return (f"CASE WHEN {sec} IS NULL THEN {plain} ELSE json_object({prefix}, 'row', {row}, "
+            f"'column', {header}, 'cell', {cell}, 'section', {sec}) END")
 
 
 def insert_aggregates(
@@ -225,13 +235,14 @@ def insert_aggregates(
         if c.role is Role.CATEGORICAL and 2 <= c.distinct <= AGGREGATE_MAX_GROUPS:
             groups.append(c.name)
     prefix = ", ".join(_loc_prefix(file, t))
+    sec = "CAST(__section AS VARCHAR)" if t.sectioned else "CAST(NULL AS VARCHAR)"
     # Long forms: one row per (row, measure) and per (row, group), then a single grouped join.
     measures = " UNION ALL ".join(
         f"""SELECT __rid AS rid, __row AS row_num, {lit(cc.header)} AS header,
                 {lit(cc.letter)} AS letter, CAST({ident(cc.column + '__num')} AS DOUBLE) AS v,
                 CAST({ident(cc.column + '__base')} AS DOUBLE) AS vbase,
                 coalesce({ident(cc.column + '__scale')}, '') AS sc,
-                coalesce({ident(cc.column + '__unit')}, '') AS un
+                coalesce({ident(cc.column + '__unit')}, '') AS un, {sec} AS sec
             FROM {stg} WHERE {ident(cc.column)} IS NOT NULL"""
         for cc in numeric
     )
@@ -250,7 +261,7 @@ def insert_aggregates(
             k.order_key, count(*) AS n, sum(m.v) AS s, avg(m.v) AS a, sum(m.vbase) AS sb,
             avg(m.vbase) AS ab, any_value(m.sc) AS sc, any_value(m.un) AS un,
             CASE WHEN count(*) <= {AGGREGATE_LINK_LIMIT}
-                THEN list(m.row_num ORDER BY m.row_num) END AS rows
+                THEN list({{'r': m.row_num, 's': m.sec}} ORDER BY m.row_num) END AS rows
         FROM ({measures}) m
         JOIN ({" UNION ALL ".join(group_parts)}) g ON g.rid = m.rid
         JOIN {buckets} k ON k.row_id = m.rid AND k.level IN ({level_list})
@@ -297,9 +308,10 @@ def insert_aggregates(
         f"""INSERT INTO claim_links (src, dst, kind, note, created_at)
         SELECT claim_id,
             substr(sha256({lit(sha + '|cell|')} || {
-                cell_loc_sql(file, t, "r", "header", "letter || CAST(r AS VARCHAR)")}), 1, 16),
+                cell_loc_sql(file, t, "x.r", "header", "letter || CAST(x.r AS VARCHAR)",
+                             section="x.s" if t.sectioned else None)}), 1, 16),
             'derived_from', fn, now()
-        FROM (SELECT claim_id, header, letter, fn, unnest(rows) AS r FROM agg_claims
+        FROM (SELECT claim_id, header, letter, fn, unnest(rows) AS x FROM agg_claims
               WHERE rows IS NOT NULL)"""
     )
     n = con.execute("SELECT count(*) FROM agg_claims").fetchone()[0]

@@ -28,6 +28,7 @@ from ingest.schema import (
     is_empty,
     scale_of_title,
 )
+from ingest.sections import row_sections
 from ingest.timekeys import TimeKey, parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
@@ -60,6 +61,7 @@ class TypedTable:
     melted: bool = False
     notes: tuple[str, ...] = field(default=())
     per_row_page: bool = False  # rows of a PDF table continued across pages: see `__page`
+    sectioned: bool = False  # some rows sit under a section heading: see `__section`
 
     @property
     def n_rows(self) -> int:
@@ -151,7 +153,24 @@ def prepare_table(raw: RawTable, opts: SchemaOptions | None = None) -> TypedTabl
     schema = infer_schema(table, opts)
     if long is not None:
         schema = _force_long_roles(schema, long)
-    return _type(table, schema, opts, long)
+    typed = _type(table, schema, opts, long)
+    return _with_sections(typed, raw, table)
+
+
+def _with_sections(typed: TypedTable, raw: RawTable, table: RawTable) -> TypedTable:
+    """`__section`: the heading each row sits under (`ingest.sections`), read on the table as
+    the file shows it and carried to the melted rows by their (page, row) address."""
+    from dataclasses import replace
+
+    secs = row_sections(raw)
+    if not any(secs):
+        return typed  # no `__section` column: the claims' locators are as before
+    pages = raw.row_pages or (raw.page,) * len(raw.rows)
+    where = {(p, r): s for p, r, s in zip(pages, raw.row_locs, secs, strict=True)}
+    tpages = table.row_pages or (table.page,) * len(table.rows)
+    typed.frame["__section"] = pd.Series(
+        [where.get((p, r)) for p, r in zip(tpages, table.row_locs, strict=True)], dtype=object)
+    return replace(typed, sectioned=True)
 
 
 def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:

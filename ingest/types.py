@@ -81,7 +81,8 @@ class Locator:
     """Where a claim comes from, precise enough to open the file and point at it.
 
     Tables: file, sheet (XLSX) or page (PDF), table index, row (1-based row in the file/sheet),
-    column (header text) and cell address. Prose: file, page, paragraph, sentence (0-based index
+    column (header text), cell address and, for a row under a section heading, the heading
+    (`ingest.sections`). Prose: file, page, paragraph, sentence (0-based index
     within the paragraph) and span (character offsets of the value within the sentence, which
     keeps two facts of one sentence apart).
     """
@@ -93,6 +94,7 @@ class Locator:
     row: int | None = None
     column: str | None = None
     cell: str | None = None
+    section: str | None = None  # the heading the row sits under ("Non-current:"), if any
     paragraph: int | None = None
     sentence: int | None = None
     span: tuple[int, int] | None = None
@@ -102,7 +104,7 @@ class Locator:
         """Only the fields that are set, in a fixed order: the canonical form hashed into ids."""
         out: dict[str, object] = {}
         for name in (
-            "file", "sheet", "page", "table", "row", "column", "cell",
+            "file", "sheet", "page", "table", "row", "column", "cell", "section",
             "paragraph", "sentence", "span", "aggregate",
         ):
             v = getattr(self, name)
@@ -124,6 +126,8 @@ class Locator:
             parts.append(f"column {d['column']}")
         if "cell" in d:
             parts.append(f"cell {d['cell']}")
+        if "section" in d:
+            parts.append(f"under {d['section']!r}")
         if "paragraph" in d:
             parts.append(f"paragraph {d['paragraph']}")
         if "sentence" in d:

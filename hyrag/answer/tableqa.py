@@ -25,8 +25,11 @@ reads such a table:
   scale, whatever the caption says; else the scale ingestion recorded from the cell, its
   header or the table's caption ("(in thousands)").
 
-- the layout (`tableqa_layout.py`): a label repeated under two sections is read in the section
-  whose subtotal ("Total cost of revenue") the question names; a variance or "% of total"
+- the layout (`tableqa_layout.py`): a row's section is the heading ingestion recorded above
+  it ("Non-current:", `ingest.sections`), else the subtotal that closes it ("Total cost of
+  revenue"); its words explain the question's, a label repeated under two sections is read in
+  the one the question names, and a question naming a sibling section ("non-current" for a
+  line under "Current:") is not answered from the row; a variance or "% of total"
   column beside the periods is a measure of its own, and a column under a group header belongs
   to that group; of a year's opening and closing columns, the year means its close.
 
@@ -113,11 +116,13 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     q = tr.content(question) - {tr.stem(w.lower()) for w in re.findall(r"\bf[y]?\d{2}\b",
                                                                      question, re.I)}
-    ranked = tr.rank_rows(cells, q, question)
+    ranked = layout.under_named_heading(tr.rank_rows(cells, q, question), cells, q)
     if not ranked:
         return None
     best_label = ranked[0][1]
-    op = read.operation(question, best_label, len(ranked))
+    heads = sorted({tr.heading(c) for c in cells if tr.label(c) == best_label} - {""})
+    op = read.operation(question, " ".join([best_label, *_quoted_ops(question, heads)]),
+                        len(ranked))
     if op is None:
         return None
     state["owned"] = True
@@ -142,6 +147,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     explained: set[str] = set()  # words of a section heading a picked row was read under
     groups_used: set[str] = set()  # the measure (column group) of every committed cell
     cell_words: set[str] = set()  # the words of the committed cells' columns and units
+    committed: list[dict] = []  # the cells read
 
     def measure_words(label: str) -> set[str]:
         return {w for m in attrs.get(label, ()) for w in m.split()} - tr.content(label)
@@ -243,6 +249,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         groups_used.add("" if sole else group(c, label))
         cell_words.update(tr.content(f"{c['attribute'] or ''} {c['locator'] or ''} {c['unit']}"))
         explained.update(layout.section_words(c, cells) & q)
+        committed.append(c)
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
         at = c["time_key"] if pnamed else y  # two quarters of one year are two periods
@@ -257,6 +264,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             return None  # the question says more than the line item and period explain
         if len(groups_used) > 1:
             return None  # the cells came from two measures' columns: not one line's figures
+        if layout.other_section(committed, q, cells) or layout.heading_as_line(committed):
+            return None  # "non-current loans" read from the "Loans" line under "Current:"
         words = used | cell_words
         if (q & _QUALIFIERS) - words:
             return None  # "income *before* income tax" is not the line "Income tax expense"
@@ -426,6 +435,24 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops), tuple(ops), r)],
                     r, sc, op)
     return None
+
+
+def _quoted_ops(question: str, heads: list[str]) -> list[str]:
+    """The headings whose operation words the question quotes as part of the heading — the
+    word with its neighbours ("after more than", "more than one" of "Amounts falling due
+    after more than one year"): there they name the section, not a comparison to make. A
+    heading's "change" the question uses otherwise ("the percentage change in interest cost"
+    under "Change in benefit obligation") is still the question's operation."""
+    qw = f" {' '.join(tr.words(question))} "
+    out = []
+    for h in heads:
+        hw = tr.words(h)
+        for i, w in enumerate(hw):
+            at = max(0, min(i - 1, len(hw) - 3))  # three words around it, within the heading
+            if w in read.OP_WORDS and f" {' '.join(hw[at:at + 3])} " in qw:
+                out.append(h)
+                break
+    return out
 
 
 def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] | None:

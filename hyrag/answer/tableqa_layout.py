@@ -17,41 +17,47 @@ from hyrag.answer import tableqa_rows as tr
 def by_section(cs: list[dict], words: set[str], cells: list[dict],
                explained: set[str]) -> list[dict]:
     """The cells of the one row, among several a label names, whose section the question
-    names. A statement's section ends in its subtotal ("Revenue: ... Total revenue", "Cost of
-    revenue: ... Total cost of revenue"), so the section of a row is the first "Total ..." line
-    below it; the question's words beyond the label pick the section they cover best ("cost
-    of revenue of client services"), and a tie or no named section returns nothing."""
+    names (`section_words`: the heading the row sits under, else the subtotal that closes
+    it); the question's words beyond the label pick the section they cover best ("cost of
+    revenue of client services"), and a tie or no named section returns nothing."""
 
     if not words:
         return []
-    rows: dict[tuple[str, int], str] = {}
-    for c in cells:
-        r = row(c)
-        if isinstance(r, int):
-            rows.setdefault((c["table_name"], r), tr.label(c))
     scored: dict[object, tuple[float, set[str]]] = {}
     for c in cs:
         r = row(c)
         if not isinstance(r, int) or r in scored:
             continue
-        below = sorted(k[1] for k in rows if k[0] == c["table_name"] and k[1] > r
-                       and re.match(r"\s*total\b", rows[k], re.I))
-        sec = tr.content(re.sub(r"(?i)^\s*total\b", "", rows[(c["table_name"], below[0])])
-                          ) if below else set()
+        sec = section_words(c, cells)
         scored[r] = (len(sec & words) - 0.5 * len(sec - words), sec & words)
     ranked = sorted(scored.items(), key=lambda kv: -kv[1][0])
-    if not ranked or ranked[0][1][0] <= 0 or (
-            len(ranked) > 1 and ranked[1][1][0] == ranked[0][1][0]):
+    if not ranked:
         return []
+    if ranked[0][1][0] <= 0 or (len(ranked) > 1 and ranked[1][1][0] == ranked[0][1][0]):
+        # no section the words cover best: still, when every row sits under a recorded
+        # heading and the words name one heading only ("the global number of Hindi films":
+        # "Global (India and International)" beside "India Only"), that is the one meant — a
+        # subtotal below a row is no heading it sits under, and does not count here
+        named = [kv for kv in ranked if kv[1][1]]
+        if len(named) != 1 or not all(heading(c) for c in cs):
+            return []
+        ranked = named
     explained |= ranked[0][1][1]
     return [c for c in cs if row(c) == ranked[0][0]]
 
 
-def section_words(c: dict, cells: list[dict]) -> set[str]:
-    """The words of the section a cell's row sits in — the label of the first "Total ..." line
-    below it, "total" aside ("Inventory" above "Total deferred tax assets"): a question naming
-    the section ("the deferred tax assets for inventory") names the row's context, not more."""
+heading = tr.heading  # the recorded section heading of a cell's row
 
+
+def section_words(c: dict, cells: list[dict]) -> set[str]:
+    """The words of the section a cell's row sits under: the heading above it that
+    ingestion recorded ("Amounts falling due within one year", `ingest.sections`), else the
+    label of the first "Total ..." line below it, "total" aside ("Inventory" above "Total
+    deferred tax assets"): a question naming the section ("the deferred tax assets for
+    inventory") names the row's context, not more."""
+
+    if heading(c):
+        return tr.content(heading(c))
     r = row(c)
     if not isinstance(r, int):
         return set()
@@ -59,6 +65,78 @@ def section_words(c: dict, cells: list[dict]) -> set[str]:
                    and isinstance(row(x), int) and row(x) > r
                    and re.match(r"\s*total\b", tr.label(x), re.I))
     return tr.content(re.sub(r"(?i)^\s*total\b", "", below[0][1])) if below else set()
+
+
+def other_section(used: list[dict], q: set[str], cells: list[dict]) -> bool:
+    """Whether the question names a sibling of the heading the read rows sit under: another
+    recorded heading of their table, every word of it in the question, that shares a word
+    with the rows' own heading and says more than it and their labels ("non-current loans"
+    read from the "Loans" line under "Current:"; "deferred costs falling due within one year"
+    from the line under "falling due after one year"). It asks for the other section's line,
+    which the table does not hold under that label. A heading sharing no word with the rows'
+    own may be one they are nested in ("Revenue:" above "Services:"), and is no objection."""
+
+    own = {w for c in used for w in tr.content(heading(c))}
+    said = own | {w for c in used for w in tr.content(tr.label(c))}
+    tables = {c["table_name"] for c in used}
+    for h in {heading(x) for x in cells if x["table_name"] in tables} - {""}:
+        ws = tr.content(h)
+        if ws and ws <= q and ws & own and ws - said:
+            return True
+    return False
+
+
+def heading_as_line(used: list[dict]) -> bool:
+    """Whether one read line is named only by words that are the heading another read line
+    sits under, while it sits under a heading of its own: "continuing operations in diluted
+    earnings per share" reads "Continuing operations" under the heading "Diluted earnings per
+    share", and a "Diluted earnings per share" line elsewhere in the table (under "Weighted
+    average number of shares") is not what those words name — the heading's own total may be.
+    Which figure is meant is not clear; the reader does not guess."""
+
+    for a in used:
+        ha = heading(a)
+        if not ha:
+            continue
+        for b in used:
+            hb, lb = heading(b), tr.content(tr.label(b))
+            if hb and hb != ha and lb and lb <= tr.content(ha):
+                return True
+    return False
+
+
+def under_named_heading(ranked: list[tuple[float, str]], cells: list[dict],
+                        q: set[str]) -> list[tuple[float, str]]:
+    """The labels a question names, best first, with a line the question quotes *under its
+    heading* put before the line whose name is that heading: "continuing operations in diluted
+    earnings per share" is the "Continuing operations" line under "Diluted earnings per share
+    (cents)", not the "Diluted earnings per share" line with "continuing operations" left
+    over — the reading that explains every word the question uses."""
+
+    if len(ranked) < 2:
+        return ranked
+    named = {lab for _, lab in ranked}
+    heads: dict[str, set[str]] = {}  # label -> the headings its rows sit under
+    for c in cells:
+        if (lab := tr.label(c)) in named and heading(c):
+            heads.setdefault(lab, set()).add(heading(c))
+    tied = [lab for sc, lab in ranked if sc == ranked[0][0]]
+    if len(tied) > 1:
+        # labels the question names equally well (one line written two ways, "Other" and
+        # "Other (1)", under two headings): the one whose heading the question names
+        hits = {lab: max((len(tr.content(h) & q) for h in heads.get(lab, ())), default=0)
+                for lab in tied}
+        best = max(hits.values())
+        if best and sum(1 for v in hits.values() if v == best) == 1:
+            win = next(lab for lab in tied if hits[lab] == best)
+            ranked = sorted(ranked, key=lambda x: x[1] != win)
+    top = tr.content(ranked[0][1])
+    for i, (sc, lab) in enumerate(ranked[1:], 1):
+        if sc < 2.0:
+            continue  # only a line the question quotes in full
+        if any(top <= tr.content(x) for x in heads.get(lab, ())):
+            return [ranked[i], *ranked[:i], *ranked[i + 1:]]
+    return ranked
 
 
 PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month", "week",

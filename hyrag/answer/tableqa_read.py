@@ -49,7 +49,7 @@ _THRESHOLD = re.compile(
     r"(?P<num>[-−]?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>thousands?|millions?|billions?)?",
     re.I)
 # words an operation may borrow from a line item's label
-_OP_WORDS = ("average", "mean", "change", "total", "growth", "ratio", "percentage", "percent",
+OP_WORDS = _OP_WORDS = ("average", "mean", "change", "total", "growth", "ratio", "percentage", "percent",
              "increase", "decrease", "difference", "sum", "rate", "more", "less", "net")
 
 

@@ -10,12 +10,13 @@ header names) and the same ranking of the labels a question names. Split from `t
 
 from __future__ import annotations
 
+import json
 import re
 
 from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
 from hyrag.answer.catalog import per_view
-from hyrag.answer.tableqa_scale import cell_scale
+from hyrag.answer.tableqa_scale import cell_scale, per_unit
 
 STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as", "is", "was",
          "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
@@ -165,8 +166,24 @@ def year_of(c: dict) -> int | None:
 
 
 def scale(c: dict) -> str:
-    """The cell's scale (`tableqa_scale.cell_scale`), read against its line item."""
-    return cell_scale(c, label(c))
+    """The cell's scale (`tableqa_scale.cell_scale`), read against its line item; a line
+    under a per-share heading ("Basic" under "Net income per share:") is per share too."""
+    sc = cell_scale(c, label(c))
+    return "" if sc and sc != "percent" and per_unit(heading(c)) else sc
+
+
+def heading(c: dict) -> str:
+    """The section heading ingestion recorded for the cell's row ("Non-current:", the
+    locator's "section", `ingest.sections`), or "". Kept on the cell (cells are cached per
+    view), so reading every cell's heading on each question parses each locator once."""
+    h = c.get("_heading")
+    if h is None:
+        try:
+            h = str(json.loads(c["locator"] or "{}").get("section") or "")
+        except (ValueError, AttributeError):
+            h = ""
+        c["_heading"] = h
+    return h
 
 
 # words of a line's label that say when, not what: "Granted during the period"

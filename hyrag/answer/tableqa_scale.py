@@ -51,6 +51,12 @@ def cell_scale(c: dict, label: str) -> str:
     return caption_scale(label)
 
 
+def per_unit(text: str) -> bool:
+    """Whether a label or heading names an amount per share or per unit ("Net income per
+    share:", "Diluted EPS")."""
+    return bool(_PER_UNIT.search(text or ""))
+
+
 _PER_UNIT = re.compile(r"\bper (?:(?:basic|diluted|common|ordinary|weighted|average|class \w|"
                        r"adr|ads)\s+)*(?:share|unit|stock|adr|ads)|\beps\b|\bearnings per\b|"
                        r"\bprice\b", re.I)

@@ -37,6 +37,7 @@ from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
+from hyrag.answer.tablespans_headings import heading_rows
 from hyrag.answer.tools import Derivation, Operand
 from hyrag.answer.warrant import Verdict
 
@@ -104,6 +105,7 @@ class Line:
     col_order: dict[int, int] = field(default_factory=dict)  # year -> column position
     by_col: dict[str, dict] = field(default_factory=dict)  # every figure, by its column
     col_pos: dict[str, int] = field(default_factory=dict)
+    section: str = ""  # the heading the row sits under ("Non-current:"), `ingest.sections`
 
 
 def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
@@ -192,7 +194,9 @@ def _read_lines(con) -> list[Line]:  # noqa: ANN001
             continue
         # a row whose first cell is empty (an unlabelled subtotal) has no label of its own
         label = tr.label(c) if c["entity"] else ""  # noqa: SLF001
-        ln = out.setdefault((c["table_name"], row), Line(c["table_name"], row, label))
+        ln = out.setdefault((c["table_name"], row),
+                            Line(c["table_name"], row, label, section=str(loc.get("section")
+                                                                          or "")))
         col = str(loc.get("column") or c["attribute"] or "")
         pos = _col(str(loc.get("cell") or ""))
         ln.by_col.setdefault(col, c)
@@ -239,10 +243,27 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
     best_score, best = ranked[0]
     if len(ranked) > 1 and ranked[1][0] == best_score and ranked[1][1] != best:
         return None  # two labels read the question equally well
-    residue = _content(question) - tr.content(best) - tr.OPWORDS  # noqa: SLF001
+    named = _under_named_heading([ln for ln in lines if ln.label == best], q)
+    # the words of the rows' heading are their context, not more than the question asks
+    secs = {ln.section for ln in named}
+    heads = tr.content(secs.pop()) if len(secs) == 1 else set()  # noqa: SLF001
+    residue = _content(question) - tr.content(best) - tr.OPWORDS - heads  # noqa: SLF001
     if len(residue) > tr.MAX_RESIDUE:
         return None
-    return [ln for ln in lines if ln.label == best]
+    return named
+
+
+def _under_named_heading(named: list[Line], q: set[str]) -> list[Line]:
+    """Of the rows one label names under two headings ("Loans" under "Current:" and under
+    "Non-current:"), those under the heading the question names most words of; naming
+    neither (or both alike) leaves them all."""
+    if len({ln.section for ln in named}) < 2:
+        return named
+    hit = {ln.section: len(tr.content(ln.section) & q) for ln in named}  # noqa: SLF001
+    top = max(hit.values())
+    if not top or sum(1 for v in hit.values() if v == top) > 1:
+        return named
+    return [ln for ln in named if hit[ln.section] == top]
 
 
 def _periods(question: str, lines: list[Line]):  # noqa: ANN202
@@ -272,7 +293,7 @@ def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN2
     """The rows above a total that add up to it (every period the total has), or their count."""
     named = _named(question, lines, totals=True)
     if not named:
-        return None
+        return _under_heading(question, lines, count=count)
     found = [blk for ln in named if (blk := _block(ln, lines)) is not None]
     if len(found) != 1:
         return None  # none adds up, or two lines of that name do: not guessed at
@@ -385,6 +406,8 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
         tr.content(ln.label) < tr.content(o.label) for o in rows)]  # noqa: SLF001
     if not rows:
         return None, False
+    rows = [ln for lab in dict.fromkeys(ln.label for ln in rows) for ln in _under_named_heading(
+        [x for x in rows if x.label == lab], tr.content(question))]  # noqa: SLF001
     if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
         return None, True  # a label two rows hold, or rows of two tables
     named = {w for ln in rows for w in _tokens(ln.label)}  # a word naming a row names no column
@@ -412,6 +435,22 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     from dataclasses import replace
 
     return replace(res, scale="" if pct else tr.scale(cs[0])), True  # type: ignore[arg-type]  # noqa: SLF001
+
+
+def _under_heading(question: str, lines: list[Line], *, count: bool):  # noqa: ANN202
+    """The line items under the section heading the question names (`tablespans_headings`)."""
+    found = heading_rows(_content(question), lines)
+    if found is None:
+        return None
+    head, rows = found
+    b = _Builder()
+    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
+                     f"line under {head}") for ln in rows]
+    names = [re.sub(r"(?<=[a-z]{3})\d{1,2}$", "", ln.label) for ln in rows]  # footnote 1
+    sent = f"Under {head.rstrip(':')}: {_join(names)} {''.join(f'[{r}]' for r in refs)}."
+    if count:
+        return b.done("count_components", float(len(names)), sent, b.count(refs, names))
+    return b.done("components", names, sent)
 
 
 def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202

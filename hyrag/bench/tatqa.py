@@ -74,6 +74,13 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
     while k < len(rows) - 1 and not any(_is_amount(c) for c in rows[k][1:]):
         k += 1
     k = max(k, 1)
+    while k > 1 and rows[k - 1][0].strip() and not any(c.strip() for c in rows[k - 1][1:]) \
+            and not re.search(r"^\(.*\)$|thousand|million|billion|\b000s?\b",
+                              rows[k - 1][0].strip(), re.I) \
+            and any(c.strip() for r in rows[:k - 1] for c in r[1:]):
+        # labels alone right under the column headings ("Current:", "Revenue:") head the
+        # first rows' section, as the same rows lower down do: body rows, not captions
+        k -= 1
     head = rows[:k]
     caption = " ".join(r[0].strip() for r in head if r[0].strip())
     spanning = [sum(1 for c in h[1:] if c.strip()) <= 1 and width > 2 for h in head]

@@ -41,6 +41,8 @@ def reference_claims(path, table_name: str) -> dict[str, tuple[str, float | None
                 continue
             loc = {"file": path.name, "row": int(row["__row"]), "column": cc.header,
                    "cell": f"{cc.letter}{int(row['__row'])}"}
+            if "__section" in f and _present(row["__section"]):
+                loc["section"] = row["__section"]  # the heading the row sits under
             lj = json.dumps(loc, separators=(",", ":"), ensure_ascii=False)
             cid = hashlib.sha256(f"{sha}|cell|{lj}".encode()).hexdigest()[:16]
             if cc.role is Role.NUMERIC:
@@ -77,3 +79,17 @@ def test_sql_cell_claims_equal_the_python_reference(tmp_path, name):
             assert got[cid][1] is None
         else:
             assert got[cid][1] == pytest.approx(num)
+
+
+def test_sql_cell_claims_under_section_headings_equal_the_python_reference(tmp_path):
+    path = tmp_path / "segments.csv"
+    path.write_text("item,revenue,cost\nRetail:,,\nNorth,10,4\nSouth,12,5\n"
+                    "Wholesale:,,\nNorth,30,20\nOther,1,1\n")
+    expected = reference_claims(path, "segments")
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(path)
+        rows = kb.store.con.execute(
+            "SELECT claim_id, text, locator FROM claims WHERE kind = 'cell'").fetchall()
+    got = {cid: text for cid, text, _ in rows}
+    assert set(got) == set(expected)
+    assert sum('"section":"Wholesale:"' in loc for _, _, loc in rows) == 4

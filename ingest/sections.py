@@ -1,0 +1,112 @@
+"""The section each row of a line-item table sits under.
+
+Financial statements head groups of rows with a row that holds a label and no figure:
+"Current:", "Non-current:", "Revenue:", "Amounts falling due within one year", "UK and Ireland
+only". The rows beneath are read in that context — "Loans" under "Non-current:" is the
+non-current loans, and a label repeated under two headings ("Client services" under "Revenue:"
+and under "Cost of revenue:") is two different line items. The heading carries no number, so no
+claim is stored for it; this module records, for every row, the heading it sits under, and the
+claims of that row keep it (the locator's "section"), so a reader can tell the two apart and a
+question naming the section can be read.
+
+A row heads a section when its first cell is a label (words, not a number, not a caption in
+brackets such as "(In thousands)" or a scale declaration) and every other cell is empty, and
+at least one row with a figure follows before the next heading. The section runs to the next
+heading; a "Total ..." row ends it, and belongs to it only when its figures are the sum of the
+section's rows (what an analyst checks: the closing total of "Current:" adds up the current
+items; a grand total after the last section does not, and heads no section). An unlabelled
+row whose figures are that sum (a subtotal without a name) ends it too.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from ingest.captions import scale_declaration
+from ingest.numbers import parse_number
+from ingest.schema import is_empty
+from ingest.types import Cell, RawTable
+
+_TOTAL = re.compile(r"^\s*total\b", re.I)
+_LETTER = re.compile(r"[^\W\d_]{2,}")
+
+
+def _heading(row: Sequence[Cell]) -> str | None:
+    """The row's label when the row is a heading: a worded first cell and nothing else."""
+    if len(row) < 2 or not isinstance(row[0], str) or any(not is_empty(v) for v in row[1:]):
+        return None
+    text = " ".join(row[0].split())
+    if not _LETTER.search(text) or re.fullmatch(r"\(.*\)", text):
+        return None  # "2019", "(In thousands)": a caption or a period line, not a heading
+    if scale_declaration(text)[0] and len(text.split()) <= 4:
+        return None  # "$ in millions", "(USD thousands)": the table's scale, not a section
+    return text
+
+
+def _number(v: Cell) -> tuple[float, int] | None:
+    """A figure as (value, decimals shown), for the check that a total adds its rows up."""
+    if isinstance(v, bool) or is_empty(v):
+        return None
+    if isinstance(v, int | float):
+        return (float(v), 0) if math.isfinite(v) else None
+    p = parse_number(v)
+    if p is None:
+        return None
+    m = re.search(r"\.(\d+)", str(v))
+    return float(p.value), len(m.group(1)) if m else 0
+
+
+def _sums(total: Sequence[Cell], parts: list[Sequence[Cell]]) -> bool:
+    """Whether the total's figures are the sums of the parts' in every column it fills (a
+    rounding unit per part of slack: statements round each line on its own)."""
+    checked = 0
+    for j in range(1, len(total)):
+        t = _number(total[j])
+        if t is None:
+            continue
+        vals = [n for p in parts if (n := _number(p[j])) is not None]
+        if not vals:
+            return False
+        dec = max([t[1], *(d for _, d in vals)])
+        slack = len(vals) * 10.0 ** -dec + 1e-9
+        if abs(math.fsum(v for v, _ in vals) - t[0]) > slack:
+            return False
+        checked += 1
+    return checked > 0
+
+
+def row_sections(table: RawTable) -> tuple[str | None, ...]:
+    """Per row of the table, the label of the section heading it sits under (None: none).
+
+    A heading's own row has no section of its own (it has no figures to qualify). Nested
+    headings are not stacked: the nearest heading above is the row's section."""
+    rows = table.rows
+    out: list[str | None] = [None] * len(rows)
+    heads = [_heading(r) for r in rows]
+    if sum(h is not None for h in heads) * 2 > len(rows):
+        return tuple(out)  # more headings than rows: a list of names, not a statement
+    current: str | None = None
+    parts: list[Sequence[Cell]] = []
+    for i, r in enumerate(rows):
+        if heads[i] is not None:
+            follows = next((k for k in range(i + 1, len(rows)) if heads[k] is not None),
+                           len(rows))
+            figures = any(not is_empty(v) for x in rows[i + 1:follows] for v in x[1:])
+            current, parts = (heads[i], []) if figures else (None, [])
+            continue
+        if current is None:
+            continue
+        label = r[0] if isinstance(r[0], str) else ("" if is_empty(r[0]) else str(r[0]))
+        if _TOTAL.match(label) or (not label.strip() and parts and _sums(r, parts)):
+            # "Total ..." ends the section; so does an unlabelled line adding it up (a
+            # statement's subtotal without a name). Either belongs to it when it adds it up.
+            if parts and _sums(r, parts):
+                out[i] = current
+            current, parts = None, []
+            continue
+        out[i] = current
+        if any(not is_empty(v) for v in r[1:]):
+            parts.append(r)
+    return tuple(out)

@@ -1,0 +1,31 @@
+"""The TAT-QA loader's table as a DataFrame: the leading rows without an amount are the column
+headings, except a label alone right above the first amounts ("Current:"), which heads the
+first rows' section and stays a body row (as it would in a user's sheet)."""
+
+from __future__ import annotations
+
+from hyrag.bench.tatqa import table_frame
+
+
+def test_a_heading_above_the_first_amounts_is_a_body_row() -> None:
+    grid = [["", "2019", "2018"], ["Current:", "", ""], ["Loans", "100", "90"],
+            ["Non-current:", "", ""], ["Loans", "300", "200"]]
+    f = table_frame(grid)
+    assert list(f.columns) == ["item", "2019", "2018"]
+    assert list(f.iloc[:, 0]) == ["Current:", "Loans", "Non-current:", "Loans"]
+
+
+def test_headings_above_the_first_amounts_are_body_rows() -> None:
+    grid = [["", "2019", "2018"], ["Observable markets data", "", ""],
+            ["Equity securities", "", ""], ["Canadian", "1,017", "844"]]
+    f = table_frame(grid)
+    assert list(f.iloc[:, 0]) == ["Observable markets data", "Equity securities", "Canadian"]
+
+
+def test_a_caption_above_the_first_amounts_stays_a_heading() -> None:
+    grid = [["", "2019", "2018"], ["(In thousands)", "", ""], ["Loans", "100", "90"]]
+    f = table_frame(grid)
+    assert list(f.iloc[:, 0]) == ["Loans"]
+    assert f.attrs["title"] == "(in thousands)"
+    grid = [["Year ended", "", ""], ["", "2019", "2018"], ["Loans", "100", "90"]]
+    assert list(table_frame(grid).iloc[:, 0]) == ["Loans"]
