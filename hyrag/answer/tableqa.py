@@ -349,9 +349,13 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return done([Derivation("sum", " + ".join(fmt(o.value) for o in ops2), tuple(ops2), r)],
                     r, tr.scale(cs2[0]), op)  # type: ignore[arg-type]
     if op == "lookup":
-        if len(uniq_years) != 1 or len(quoted) > 1:
+        head_words = {w for h in heads for w in tr.content(h)}
+        if len(uniq_years) != 1 or len([lab for lab in quoted if lab == label or not (
+                tr.content(lab) <= head_words)]) > 1:
             # a second line item the question quotes in full ("the net sales and research
-            # and development in 2018"): one figure answers only half of it
+            # and development in 2018"): one figure answers only half of it — unless its
+            # words are the heading the line sits under ("continuing operations in diluted
+            # earnings per share"), which name the line's context, not a second line
             return None
         c = pick(label, uniq_years[0])
         if c is None:
