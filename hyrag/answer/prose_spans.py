@@ -130,9 +130,9 @@ def _sentences(con) -> list[dict]:  # noqa: ANN001
         seen: dict[str, dict] = {}
         for r in cur.fetchall():
             row = dict(zip(names, r, strict=True))
-            if (row["text"] or "").startswith("[negated] "):
-                continue  # a negated statement says what X is not
-            row["sentence"] = re.sub(r"^\[[^\]]*\] ", "", row["text"] or "")
+            # a negation is quoted with the clause ("... for which we have not received the
+            # goods"); "X does not include Y" has no subject X before the verb, so it is no match
+            row["sentence"] = re.sub(r"^(?:\[negated\] )?(?:\[[^\]]*\] )?", "", row["text"] or "")
             seen.setdefault(row["sentence"], row)
         return list(seen.values())
     return per_view(_SENTENCES, con, build)

@@ -33,6 +33,9 @@ PARAGRAPHS = [
     "The unit price, which represents the average selling price, is reported weekly.",
     "Audit fees include fees for the annual audit, while tax fees include fees for tax "
     "compliance.",
+    "Purchase obligations represent open purchase orders for which we have not received the "
+    "goods.",
+    "Deferred revenue does not include amounts billed in advance.",
 ]
 
 
@@ -90,6 +93,12 @@ def test_the_term_must_be_the_sentences_subject(kb) -> None:  # noqa: ANN001
     # the clause after "while" speaks of tax fees, not of audit fees
     assert read(kb, "What do audit fees include?") == "fees for the annual audit"
     assert read(kb, "What do tax fees include?") is None
+
+
+def test_a_negation_is_quoted_with_its_clause(kb) -> None:  # noqa: ANN001
+    assert read(kb, "What do purchase obligations represent?") == (
+        "open purchase orders for which we have not received the goods")
+    assert read(kb, "What does deferred revenue include?") is None
 
 
 def test_other_questions_are_not_read(kb) -> None:  # noqa: ANN001
