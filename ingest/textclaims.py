@@ -256,6 +256,25 @@ def is_negated(claim: ClaimRecord) -> bool:
     return claim.text.startswith(NEGATED_PREFIX)
 
 
+# "X represents / includes / comprises / consists of / refers to / reflects / excludes / means
+# ...", "X is calculated / determined / derived / measured / computed / defined / estimated ...":
+# a sentence that says what a term is, with the term (a short subject) before the verb
+_DEFINES = re.compile(
+    r"^[^;:]{2,160}?\s(?:represent(?:s|ed)?|include[sd]?|(?:(?:is|are|was|were) )?comprise[sd]?|"
+    r"consist(?:s|ed)? of|refer(?:s|red)? to|reflect(?:s|ed)?|exclude[sd]?|means|"
+    r"(?:is|are|was|were|has been|have been) (?:calculated|determined|derived|measured|computed|"
+    r"defined|estimated))\s", re.I)
+_DEFINES_SUBJECT = 14  # words: a longer subject is a clause, not a term
+
+
+def defines(sentence: str) -> bool:
+    """Whether a sentence says what a term is, represents, includes or how it is calculated
+    (`_DEFINES`): such a sentence answers "what does X represent" even with no number in it."""
+    m = _DEFINES.match(sentence.strip())
+    return bool(m) and not sentence.rstrip().endswith("?") and len(
+        m.group(0).split()) - 1 <= _DEFINES_SUBJECT
+
+
 def _states_fact(sentence: str, entity: str | None) -> bool:
     if sentence.rstrip().endswith("?") or entity is None:
         return False
@@ -333,6 +352,14 @@ def extract_claims(
                     subj_end = pm.end() if pm else 0
                 attr = attribute_without_number(sentence, ents, negated, subj_end)
                 facts = [_Fact(0, 0, None, attr, resolved)] if attr else []
+            if not facts and defines(sentence):
+                # a numberless definition ("Order intake represents commitments from
+                # customers ..."): kept as a sentence claim, quoted by the span reader
+                claims.append(ClaimRecord(
+                    kind="sentence", text=sentence, locator=base_loc, entity=None,
+                    attribute=None, value_text=None, value_num=None, scale="", unit="",
+                    value_base=None, time_key=None, period_start=None, period_end=None,
+                    order_key=None, conf_base=conf_text))
             listed, unwritten = _respective_periods(sentence, facts, periods)
             for k, f in enumerate(facts):
                 tk = _period_for(f.start, periods, clauses) if f.number is not None else (

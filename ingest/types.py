@@ -142,7 +142,8 @@ class ClaimRecord:
     storing it; ingest never needs the database.
     """
 
-    kind: str  # "cell" | "aggregate" | "text" | "summary"
+    kind: str  # "cell" | "aggregate" | "text" | "summary" | "sentence" (a numberless
+    # definition, kept for quoting: ingest/textclaims.py `defines`)
     text: str  # a full sentence that stands alone
     locator: Locator
     entity: str | None = None

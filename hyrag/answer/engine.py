@@ -190,7 +190,8 @@ class AnswerEngine:
         no_answer = None if decision != "answer" else guards.no_answer(
             question, parsed, structure=spans_owned, asks_period=year_q, read=tq is not None,
             facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
-            max_unexplained=self.settings.answer_max_unexplained)
+            max_unexplained=self.settings.answer_max_unexplained,
+            quoted=tq is not None and tq.operation == "prose_span")
         if no_answer:
             decision, reason = "abstain", no_answer
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:

@@ -28,9 +28,11 @@ from hyrag.answer.parser import ParsedQuestion
 
 def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_period: bool,
               read: bool, facts: Sequence, derivations: Sequence, n_requirements: int,
-              max_unexplained: int) -> str | None:
+              max_unexplained: int, quoted: bool = False) -> str | None:
     """Why the drafted answer does not answer the question, or None when it does. `read`: a
-    table or prose reader produced the answer (its own checks already ran)."""
+    table or prose reader produced the answer (its own checks already ran); `quoted`: the
+    answer is a sentence's own words (`prose_spans.py`), which is what an explanation or
+    description question asks for."""
     if structure and not read:
         return ("the question asks about the table's structure (its periods, a total's "
                 "components, the cells of named rows and columns) and the layout does not "
@@ -38,7 +40,7 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
     if asks_period and not read and not any(_year_like(f) for f in facts):
         return ("the question asks for a period, and the evidence holds figures for periods "
                 "without an operation that picks one of them")
-    if asks_for_explanation(question) and not structure:
+    if asks_for_explanation(question) and not structure and not quoted:
         return ("the question asks for an explanation or a description, which the offline "
                 "engine does not compose from figures; it would need the passage itself")
     if not read and parsed.operation in COMBINING and not derivations and not any(

@@ -53,7 +53,14 @@ class Reading:
 def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
          facts: Sequence) -> Reading:
     """Ask the readers in order; the first answer wins (see the module docstring)."""
-    from hyrag.answer import tableops, tableqa, tableqa_read, tableqa_rollforward, tablespans
+    from hyrag.answer import (
+        guards,
+        tableops,
+        tableqa,
+        tableqa_read,
+        tableqa_rollforward,
+        tablespans,
+    )
 
     rolled = tableqa_rollforward.resolve(question, con)
     if rolled is not None:
@@ -85,4 +92,9 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: A
         from hyrag.answer import prose_read
 
         tq = prose_read.resolve(question, con)
+    if tq is None and not spans_owned and (not direct or guards.asks_for_explanation(
+            question)):
+        from hyrag.answer import prose_spans
+
+        tq = prose_spans.resolve(question, con)
     return Reading(tq, spans_owned, year_q)

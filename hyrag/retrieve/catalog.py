@@ -98,7 +98,7 @@ class ClaimCatalog:
 _SQL = """
 WITH cur AS (
     SELECT c.* FROM claims c JOIN sources s USING (source_id)
-    WHERE NOT c.superseded AND s.status = 'current'
+    WHERE NOT c.superseded AND s.status = 'current' AND c.kind <> 'sentence'
 ), rowkey AS (
     SELECT item_id, max(order_key) AS row_ok FROM cur WHERE item_id IS NOT NULL GROUP BY 1
 )
