@@ -111,6 +111,13 @@ def label(c: dict) -> str:
     return c["attribute"] or ""
 
 
+# a line that states a percentage of something, and a question that asks for one
+_PCT_LABEL = re.compile(r"^\s*(?:percent(?:age)?|%)\s+of\b|\bas an? (?:percent(?:age)?|%|share)"
+                        r" of\b", re.I)
+_PCT_Q = re.compile(r"percent|%|\bproportion|\bshare\b|\bportion\b|\bratio\b|\brate\b",
+                    re.I)
+
+
 def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]:
     """(score, label) of the labels the question names, best first."""
     labels: dict[str, set[str]] = {}
@@ -124,8 +131,11 @@ def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, s
         shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
     out = []
     low = qtext.lower()
+    amount_q = not _PCT_Q.search(qtext)
     for lab, ws in labels.items():
-        if not ws:
+        if not ws or amount_q and _PCT_LABEL.search(lab):
+            # "Percentage of total net revenues" is a share, not the amount "Total net
+            # revenue" a question asks for without saying percent, share or proportion
             continue
         hit = ws & q
         if not hit:
