@@ -83,3 +83,27 @@ def test_a_sum_over_period_rows_runs_over_the_named_periods(leases) -> None:  # 
 def test_a_sum_naming_periods_the_rows_do_not_hold_abstains(leases) -> None:  # noqa: ANN001
     assert _aggregate(leases, "What is the sum of finance leases from 2017 to 2019?") is None
 
+
+def test_a_schedule_of_period_rows_reads_its_columns_as_line_items(leases) -> None:  # noqa: ANN001
+    r = ask(leases, "What was the change in operating leases between 2021 and 2022?")
+    assert (r.operation, r.answer) == ("difference", -53.0)
+    r = ask(leases, "What is the percentage change in the amount of operating leases in 2021 "
+                    "from 2020?")
+    assert (r.operation, r.answer) == ("change_ratio", -21.52)
+    r = ask(leases, "What were the finance leases for 2022?")
+    assert (r.operation, r.answer) == ("lookup", 22.0)
+    # "Thereafter" and the totals are no period: a span reaching past the dated rows abstains
+    assert ask(leases, "What is the average finance leases from 2024 to 2026?") is None
+
+
+def test_a_lone_year_among_row_labels_is_no_period(tmp_path) -> None:  # noqa: ANN001
+    # "1962" beside "1964-1967" labels a row of a list; only a run of years is a schedule
+    df = pd.DataFrame([["1975-present", "72"], ["1964-1967", "47"], ["1962", "45"]],
+                      columns=["item", "Floors"])
+    k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
+    k.ingest(df, name="buildings")
+    from hyrag.answer import tableqa_rows as tr
+
+    assert not [c for c in tr.read_cells(k.store.con) if c.get("period_row")]
+    assert ask(k, "What were the floors in 1962?") is None
+    k.close()
