@@ -44,6 +44,7 @@ from hyrag.answer.tableops_read import (
     lookup_rows,
     measure_column,
     named_column,
+    named_year_rows,
     read,
     select,
     vals,
@@ -462,8 +463,11 @@ def op_aggregate(r: Reading, g: Grid) -> Result | None:
     mcol = header_after(r, g, k, r.used_cols)  # "the total X", "the average number of X"
     if mcol is None or not column_numeric(g, mcol):
         return None
-    rows = r.rows if (r.matches or r.conds) else g.body()
+    rows = r.rows if (r.matches or r.conds) else named_year_rows(r.raw, g)
+    if rows is None:
+        return None
     return _sum(g, rows, mcol, name)
+
 
 
 def op_lookup(r: Reading, g: Grid) -> Result | None:

@@ -8,6 +8,7 @@ they are shared by every operator, so they live apart from the operators themsel
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from hyrag.answer.tableops import Grid, Result
@@ -259,3 +260,24 @@ def lookup_rows(g: Grid, rows: list[int], col: int, op: str) -> Result | None:
     if not found or len(found) > MAX_ROWS_LISTED:
         return None
     return Result(op, found, [(i, col) for i in rows if g.text[i][col]][:MAX_ROWS_LISTED])
+
+
+def named_year_rows(question: str, g: Grid) -> list[int] | None:
+    """The rows an aggregate without a named row runs over: every row, unless the question
+    names years ("the sum of finance leases from 2020 to 2024"). Then they are the rows
+    those years label — a schedule whose rows are periods — and with no such rows the years
+    restrict something this reader cannot see: it abstains rather than add up every line
+    (the later years, a total and its deductions included)."""
+    from hyrag.answer import tableqa_read
+
+    named = tableqa_read.span(question) or tableqa_read.years(question)
+    if not named:
+        return g.body()
+    at: dict[int, list[int]] = {}
+    for i in g.body():
+        m = re.fullmatch(r"\s*((?:19|20)\d{2})\s*", g.text[i][0] or "")
+        if m:
+            at.setdefault(int(m.group(1)), []).append(i)
+    if any(len(at.get(y, ())) != 1 for y in named):
+        return None
+    return sorted(at[y][0] for y in named)

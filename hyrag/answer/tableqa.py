@@ -79,6 +79,9 @@ class Resolved:
 
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
+# a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"
+_OVER_SPAN = re.compile(r"\b(?:between|from)\s+(?:fiscal\s+)?(?:years?\s+)?(?:19|20)\d{2}\s+"
+                        r"(?:and|to)\s+(?:fiscal\s+)?(?:19|20)\d{2}\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
 
@@ -332,11 +335,13 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     label = best_label
     quoted = [lab for sc, lab in ranked if sc >= 2.0]
     quoted = [lab for lab in quoted if not any(tr.content(lab) < tr.content(o) for o in quoted)]
-    if op == "lookup" and _TOTAL.search(read.neutral(question, label)) and (
-            len(uniq_years) >= 2 or _ALL.search(question)):
+    if op == "lookup" and (_TOTAL.search(read.neutral(question, label)) and (
+            len(uniq_years) >= 2 or _ALL.search(question)) or _TOTAL.search(question)
+            and _OVER_SPAN.search(question)):
         # "the total cost for 2018 and 2017", "total X across all 3 years": the sum of the
         # years; a "Total" the label owns ("Total operating expense in 2019 and 2018") may as
-        # well ask for both figures, and stays unanswered
+        # well ask for both figures, and stays unanswered — unless the question totals it
+        # over a span of periods ("the total other assets between 2018 to 2019")
         op = "sum"
         uniq_years = uniq_years if len(uniq_years) >= 2 else sorted(years_of, reverse=True)
     if op == "sum" and len(uniq_years) == 1 and len(quoted) == 2 and len(ranked) >= 2:

@@ -35,6 +35,9 @@ OPWORDS = {"total", "net", "sum", "mean"}
 MAX_RESIDUE = 2
 YEAR = read.YEAR
 
+_YEAR_ROW = re.compile(r"\s*(?:19|20)\d{2}\s*")
+
+
 def words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive schemes1"
     s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", (s or "").lower().replace("’", "'"))
     return [w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w)]
@@ -73,12 +76,17 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
         "AND value_num IS NOT NULL")
     names = [d[0] for d in cur.description]
     out = []
+    year_rows: list[dict] = []
     for r in cur.fetchall():
         c = dict(zip(names, r, strict=True))
         if not c["time_key"] and periods.span_key(c["attribute"] or ""):
             # "2018/2019": a fiscal year across two calendar years, only named as itself
             c["time_key"] = periods.span_key(c["attribute"] or "")
             c["span_period"] = True
+        elif not c["time_key"] and _YEAR_ROW.fullmatch(c["entity"] or "") and \
+                not read.years(c["attribute"] or ""):
+            year_rows.append(c)  # a period row of a schedule, if its table is one (below)
+            continue
         elif not c["time_key"]:
             ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
             if len(ys) != 1:
@@ -86,9 +94,29 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
             c["time_key"] = str(ys.pop())
             c["header_period"] = True  # the column is a period, not a measure of its own
         out.append(c)
+    out += _schedule_rows(year_rows)
     subj = subjects(con)
     for c in out:
         c["table_subject"] = subj.get(c["table_name"], "")
+    return out
+
+
+def _schedule_rows(cands: list[dict]) -> list[dict]:
+    """The cells of schedules whose rows are periods ("2021 | 138 | 6" under "Operating
+    Leases | Finance Leases", then "Thereafter", "Total"): the row label is the period and the
+    column the line item. A table is read so only when two or more of its rows are labelled by
+    consecutive years — a lone year among other labels ("1962" beside "1964-1967" in a list
+    of buildings) names a row, not a period."""
+    by_table: dict[str, set[int]] = {}
+    for c in cands:
+        by_table.setdefault(c["table_name"], set()).add(int(c["entity"]))
+    out = []
+    for c in cands:
+        ys = sorted(by_table[c["table_name"]])
+        if len(ys) < 2 or ys[-1] - ys[0] != len(ys) - 1:
+            continue
+        out.append({**c, "time_key": c["entity"].strip(), "entity": c["attribute"],
+                    "period_row": True})
     return out
 
 
@@ -112,6 +140,13 @@ def label(c: dict) -> str:
     return c["attribute"] or ""
 
 
+# a line that states a percentage of something, and a question that asks for one
+_PCT_LABEL = re.compile(r"^\s*(?:percent(?:age)?|%)\s+of\b|\bas an? (?:percent(?:age)?|%|share)"
+                        r" of\b", re.I)
+_PCT_Q = re.compile(r"percent|%|\bproportion|\bshare\b|\bportion\b|\bratio\b|\brate\b",
+                    re.I)
+
+
 def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]:
     """(score, label) of the labels the question names, best first."""
     labels: dict[str, set[str]] = {}
@@ -125,8 +160,11 @@ def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, s
         shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
     out = []
     low = qtext.lower()
+    amount_q = not _PCT_Q.search(qtext)
     for lab, ws in labels.items():
-        if not ws:
+        if not ws or amount_q and _PCT_LABEL.search(lab):
+            # "Percentage of total net revenues" is a share, not the amount "Total net
+            # revenue" a question asks for without saying percent, share or proportion
             continue
         hit = ws & q
         if not hit:
