@@ -30,12 +30,14 @@ def akb(answer_kb_dir: Path):
     kb.close()
 
 
-def statement_kb(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]], title: str,
-                 name: str, columns: tuple[str, ...] = ("item", "2019", "2018", "2017")):  # noqa: ANN201
-    """A knowledge base of one line-item statement (a DataFrame with a caption), as the table
-    readers' tests build it: rows of (label, amounts per period)."""
+def statement_kb(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]],
+                 title: str | None, name: str,
+                 columns: tuple[str, ...] | list[str] = ("item", "2019", "2018", "2017")):  # noqa: ANN201
+    """A knowledge base of one table (a DataFrame, with a caption unless `title` is None), as
+    the table readers' tests build it: rows of (label, amounts per period or column)."""
     df = pd.DataFrame(rows, columns=list(columns))
-    df.attrs["title"] = title
+    if title is not None:
+        df.attrs["title"] = title
     k = hyrag.open(tmp_path_factory.mktemp(name) / "kb", settings=SETTINGS)
     k.ingest(df, name=name)
     return k

@@ -5,13 +5,11 @@ rows do not bound, or a line the question does not name is not answered from."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
-import hyrag
 from hyrag.answer import tableqa_rollforward as rf
 from hyrag.answer.engine import AnswerEngine
-from hyrag.settings import Settings
+from tests.answer.conftest import statement_kb
 
 AWARDS = [
     ["Non-vested at December 31, 2017", "1,000", "$40.00"],
@@ -38,24 +36,17 @@ NOT_ROLLED = [  # dated labels, but no balance opening and closing the table
 ]
 
 
-def _kb(tmp_path_factory: pytest.TempPathFactory, rows: list, cols: list[str], name: str):  # noqa: ANN202
-    k = hyrag.open(tmp_path_factory.mktemp(name) / "kb", settings=Settings(
-        answer_use_search=False))
-    k.ingest(pd.DataFrame(rows, columns=cols), name=name)
-    return k
-
-
 @pytest.fixture(scope="module")
 def awards(tmp_path_factory: pytest.TempPathFactory):
-    k = _kb(tmp_path_factory, AWARDS, ["Non-vested awards", "Shares",
-                                       "Weighted-Average Grant Date Fair Value"], "awards")
+    k = statement_kb(tmp_path_factory, AWARDS, None, "awards", ["Non-vested awards", "Shares",
+                                       "Weighted-Average Grant Date Fair Value"])
     yield k
     k.close()
 
 
 @pytest.fixture(scope="module")
 def weeks(tmp_path_factory: pytest.TempPathFactory):
-    k = _kb(tmp_path_factory, WEEKS, ["", "Number of Shares"], "weeks")
+    k = statement_kb(tmp_path_factory, WEEKS, None, "weeks", ["", "Number of Shares"])
     yield k
     k.close()
 
@@ -127,7 +118,7 @@ def test_engine_answers_through_the_reader(awards) -> None:  # noqa: ANN001
 
 
 def test_dated_labels_without_balances_are_no_roll_forward(tmp_path_factory) -> None:  # noqa: ANN001
-    k = _kb(tmp_path_factory, NOT_ROLLED, ["Debt", "Amount"], "debt")
+    k = statement_kb(tmp_path_factory, NOT_ROLLED, None, "debt", ["Debt", "Amount"])
     try:
         assert rf.tables(k.store.con) == []
         assert ask(k, "What is the amount of the term loan due July 2022?") is None
