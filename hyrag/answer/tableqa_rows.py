@@ -11,6 +11,7 @@ header names) and the same ranking of the labels a question names. Split from `t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
@@ -34,9 +35,17 @@ OPWORDS = {"total", "net", "sum", "mean"}
 MAX_RESIDUE = 2
 YEAR = read.YEAR
 
+# `words` and `content` are asked of every label of every table for each question (a few
+# thousand labels, the same strings each time): memoised, they cost a dictionary look-up; each
+# call still returns its own list or set, which a caller may change
 def words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive schemes1"
-    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", (s or "").lower().replace("’", "'"))
-    return [w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w)]
+    return list(_words(s or ""))
+
+
+@lru_cache(maxsize=1 << 16)
+def _words(s: str) -> tuple[str, ...]:
+    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", s.lower().replace("’", "'"))
+    return tuple(w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w))
 
 
 def stem(w: str) -> str:
@@ -44,8 +53,13 @@ def stem(w: str) -> str:
 
 
 def content(s: str) -> set[str]:  # a stop word's plural ("values") is one too
-    return {t for w in words(s) if w not in STOP and not w.isdigit()
-            and (t := stem(w)) not in STOP}
+    return set(_content(s or ""))
+
+
+@lru_cache(maxsize=1 << 16)
+def _content(s: str) -> frozenset[str]:
+    return frozenset(t for w in _words(s) if w not in STOP and not w.isdigit()
+                     and (t := stem(w)) not in STOP)
 
 
 COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '') AS scale, "
@@ -160,7 +174,12 @@ def phrase(s: str) -> str:
 
 
 def year_of(c: dict) -> int | None:
-    m = YEAR.search(c["time_key"] or "")
+    return _year(c["time_key"] or "")
+
+
+@lru_cache(maxsize=1 << 12)
+def _year(time_key: str) -> int | None:  # a few distinct keys, asked of every cell
+    m = YEAR.search(time_key)
     return int(m.group(1)) if m else None
 
 

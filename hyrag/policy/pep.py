@@ -237,11 +237,12 @@ class Enforcer:
         rows = [(f"{g.request_id}-{g.n_events + i:03d}", g.request_id, now, kind, g.subject.id,
                  json.dumps(payload, ensure_ascii=False, default=str))
                 for i, (kind, payload) in enumerate(events)]
+        from hyrag.answer.audit import insert
+
         cur = self.store.con.cursor()
         cur.execute("BEGIN TRANSACTION")
         try:
-            cur.executemany("INSERT INTO audit (event_id, request_id, created_at, kind, subject, "
-                            "payload) VALUES (?, ?, ?, ?, ?, ?)", rows)
+            insert(cur, rows)
         except BaseException:
             cur.execute("ROLLBACK")
             raise
