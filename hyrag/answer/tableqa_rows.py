@@ -74,7 +74,23 @@ def cells(con) -> list[dict]:  # noqa: ANN001
     """`read_cells`, cached per database generation and reader view (`catalog.view_key`):
     reading every numeric cell through a subject's views on each question cost ~80 ms."""
 
-    return per_view(CACHE, con, read_cells)
+    return kept(per_view(CACHE, con, read_cells))
+
+
+# lists of cells a per-view cache holds (never changed once built), by id, with the labels
+# `rank_rows` reads of them: the same for every question, so read once per list. The entry
+# keeps its list alive, so an id is never another list's while it is here.
+_KEPT: dict[int, list] = {}
+_KEPT_SIZE = 16
+
+
+def kept(cells: list[dict]) -> list[dict]:
+    """`cells`, marked as a cache's list that nobody changes (see `_KEPT`)."""
+    if id(cells) not in _KEPT:
+        while len(_KEPT) >= _KEPT_SIZE:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[id(cells)] = [cells, None]
+    return cells
 
 
 def read_cells(con) -> list[dict]:  # noqa: ANN001
@@ -127,15 +143,7 @@ def label(c: dict) -> str:
 
 def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]:
     """(score, label) of the labels the question names, best first."""
-    labels: dict[str, set[str]] = {}
-    for c in cells:
-        lab = label(c)
-        if lab not in labels:
-            labels[lab] = content(lab)
-    cores = {lab: content(re.sub(r"\(.*\)", " ", lab)) - TIMING for lab in labels}
-    shared: dict[frozenset, int] = {}
-    for ws in cores.values():
-        shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
+    labels, cores, shared = _labels(cells)
     out = []
     low = qtext.lower()
     for lab, ws in labels.items():
@@ -164,6 +172,26 @@ def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, s
         stem(w) for w in phrase(lab).split() if w not in GLUE} <= qw]
     out.sort(key=lambda x: (any(labels[x[1]] < f for f in full), -x[0], len(x[1])))
     return out
+
+
+def _labels(cells: list[dict]) -> tuple[dict, dict, dict]:
+    """(label -> its content words, label -> its core words, core -> how many labels share
+    it) of the cells: read once per kept list (`kept`), else on each call."""
+    entry = _KEPT.get(id(cells))
+    if entry is not None and entry[0] is cells and entry[1] is not None:
+        return entry[1]
+    labels: dict[str, set[str]] = {}
+    for c in cells:
+        lab = label(c)
+        if lab not in labels:
+            labels[lab] = content(lab)
+    cores = {lab: content(re.sub(r"\(.*\)", " ", lab)) - TIMING for lab in labels}
+    shared: dict[frozenset, int] = {}
+    for ws in cores.values():
+        shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
+    if entry is not None and entry[0] is cells:
+        entry[1] = (labels, cores, shared)
+    return labels, cores, shared
 
 
 def phrase(s: str) -> str:
