@@ -97,13 +97,8 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
     """The numeric cell claims with a period: their own `time_key`, else the one year their
     column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
     so the table was not melted, but a reader still sees the column as 2018)."""
-    cur = con.cursor().execute(
-        f"SELECT {COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
-        "AND value_num IS NOT NULL")
-    names = [d[0] for d in cur.description]
     out = []
-    for r in cur.fetchall():
-        c = dict(zip(names, r, strict=True))
+    for c in map(dict, numeric_cells(con)):  # its own copies: periods are set below
         if not c["time_key"] and periods.span_key(c["attribute"] or ""):
             # "2018/2019": a fiscal year across two calendar years, only named as itself
             c["time_key"] = periods.span_key(c["attribute"] or "")
@@ -115,9 +110,31 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
             c["time_key"] = str(ys.pop())
             c["header_period"] = True  # the column is a period, not a measure of its own
         out.append(c)
+    return out
+
+
+NUMERIC: dict[tuple, list[dict]] = {}
+
+
+def numeric_cells(con) -> list[dict]:  # noqa: ANN001
+    """Every numeric cell claim of the view (`COLS`, and its table's `table_subject`), read
+    once per view for all the table readers: the line-item cells (`read_cells`), the lines of
+    `tablespans`, the roll-forward tables and the period-less grids each read them with their
+    own query before. Each reader takes its own copies (they add keys of their own)."""
+    return per_view(NUMERIC, con, _read_numeric)
+
+
+def _read_numeric(con) -> list[dict]:  # noqa: ANN001
+    cur = con.cursor().execute(
+        f"SELECT {COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
+        "AND value_num IS NOT NULL")
+    names = [d[0] for d in cur.description]
     subj = subjects(con)
-    for c in out:
+    out = []
+    for r in cur.fetchall():
+        c = dict(zip(names, r, strict=True))
         c["table_subject"] = subj.get(c["table_name"], "")
+        out.append(c)
     return out
 
 
