@@ -30,10 +30,22 @@ class AuditTrail:
             return False
         rows = [(eid, self.request_id, ts, kind, self.subject, payload)
                 for eid, kind, ts, payload in self.events]
-        con = store.con.cursor()
-        con.executemany("INSERT INTO audit (event_id, request_id, created_at, kind, subject, "
-                        "payload) VALUES (?, ?, ?, ?, ?, ?)", rows)
+        insert(store.con.cursor(), rows)
         return True
+
+
+CHUNK = 200  # events per INSERT statement
+
+
+def insert(cur, rows: list[tuple]) -> None:  # noqa: ANN001
+    """Append audit rows (event_id, request_id, created_at, kind, subject, payload) with one
+    multi-row INSERT per `CHUNK` rows: DuckDB's `executemany` runs (and commits) one
+    statement per row — ~3 ms each, 30-50 ms per answer of ~15 events."""
+    for i in range(0, len(rows), CHUNK):
+        part = rows[i:i + CHUNK]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(part))
+        cur.execute("INSERT INTO audit (event_id, request_id, created_at, kind, subject, "
+                    f"payload) VALUES {marks}", [x for r in part for x in r])
 
 
 def replay(store, request_id: str) -> list[dict]:  # noqa: ANN001

@@ -52,7 +52,16 @@ class Reading:
 
 def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
          facts: Sequence) -> Reading:
-    """Ask the readers in order; the first answer wins (see the module docstring)."""
+    """Ask the readers in order; the first answer wins (see the module docstring). The
+    knowledge base's view key is read once for all of them (`catalog.pinned_view`)."""
+    from hyrag.answer.catalog import pinned_view
+
+    with pinned_view(con):
+        return _read(question, con, parsed=parsed, direct=direct, facts=facts)
+
+
+def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
+          facts: Sequence) -> Reading:
     from hyrag.answer import (
         guards,
         tableops,

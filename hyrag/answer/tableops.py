@@ -218,29 +218,56 @@ def candidate_tables(question: str, con) -> set[str]:  # noqa: ANN001
     from hyrag.answer.tableops_parse import singular, tokens
     from hyrag.retrieve.text import STOPWORDS
 
+    tables, headers, values = per_view(_HEADERS, con, _read_headers)
+    if len(tables) <= 1:
+        return set(tables)
+    words = tokens(question)
+    content = {singular(w) for w in words if len(w) > 2 and w not in STOPWORDS}
+    out = {t for t, ws in headers if t in tables and content & ws}
+    grams = {" ".join(words[i:i + n]) for n in range(1, 5) for i in range(len(words) - n + 1)}
+    grams = sorted(g for g in grams if g not in STOPWORDS and len(g) > 1)
+    if grams and values is not None:
+        out |= {t for g in grams for t in values.get(g, ())}
+    elif grams:  # too many distinct cell texts to keep: the store is asked
+        marks = ", ".join("?" * len(grams))
+        out |= {r[0] for r in con.cursor().execute(
+            f"SELECT DISTINCT table_name FROM claims WHERE {_TEXT_CELL} "
+            f"AND lower(trim(value_text)) IN ({marks})", grams).fetchall()}
+    return out & tables
+
+
+# cells holding text (no number): the values a question names to pick a list table's rows
+_TEXT_CELL = "kind = 'cell' AND NOT superseded AND value_num IS NULL"
+_MAX_VALUES = 200_000  # distinct cell texts kept per view; beyond, each question asks the store
+_HEADERS: dict[tuple, tuple] = {}
+
+
+def _read_headers(con) -> tuple:  # noqa: ANN001
+    """What `candidate_tables` reads of a view, once per view rather than per question: the
+    tables that are not melted; (table, the singular words of a column's header and name) of
+    every column; and each text cell's lower-cased, trimmed text -> the tables holding it (None
+    when a view holds more than `_MAX_VALUES` of them)."""
+    from hyrag.answer.tableops_parse import singular, tokens
+
     cur = con.cursor()
     # A table melted from periods-across-the-top (a financial statement) is the line-item
     # reader's (tableqa.py): its grid is (item, period, value) rows, not a list a person reads
     # row by row, and reading it here answered line-item questions wrongly (TAT-QA dev).
-    tables = {r[0] for r in cur.execute(
-        "SELECT table_name FROM kb_tables WHERE NOT coalesce(melted, false)").fetchall()}
+    tables = frozenset(r[0] for r in cur.execute(
+        "SELECT table_name FROM kb_tables WHERE NOT coalesce(melted, false)").fetchall())
     if len(tables) <= 1:
-        return tables
-    words = tokens(question)
-    content = {singular(w) for w in words if len(w) > 2 and w not in STOPWORDS}
-    out: set[str] = set()
-    for t, col, header in cur.execute(
-            "SELECT table_name, column_name, header FROM schemas").fetchall():
-        if t in tables and content & {singular(w) for w in tokens(f"{header or ''} {col}")}:
-            out.add(t)
-    grams = {" ".join(words[i:i + n]) for n in range(1, 5) for i in range(len(words) - n + 1)}
-    grams = sorted(g for g in grams if g not in STOPWORDS and len(g) > 1)
-    if grams:
-        marks = ", ".join("?" * len(grams))
-        out |= {r[0] for r in cur.execute(
-            "SELECT DISTINCT table_name FROM claims WHERE kind = 'cell' AND NOT superseded "
-            f"AND value_num IS NULL AND lower(trim(value_text)) IN ({marks})", grams).fetchall()}
-    return out & tables
+        return tables, [], None
+    headers = [(t, frozenset(singular(w) for w in tokens(f"{header or ''} {col}")))
+               for t, col, header in cur.execute(
+                   "SELECT table_name, column_name, header FROM schemas").fetchall()]
+    rows = cur.execute(f"SELECT DISTINCT lower(trim(value_text)), table_name FROM claims "
+                       f"WHERE {_TEXT_CELL} LIMIT {_MAX_VALUES + 1}").fetchall()
+    values: dict[str, set[str]] | None = None
+    if len(rows) <= _MAX_VALUES:
+        values = {}
+        for v, t in rows:
+            values.setdefault(v, set()).add(t)
+    return tables, headers, values
 
 
 def _cached_grids(con, question: str) -> list[Grid]:  # noqa: ANN001

@@ -40,15 +40,10 @@ def grids(con) -> dict[str, list[dict]]:  # noqa: ANN001
 
 
 def _read(con) -> dict[str, list[dict]]:  # noqa: ANN001
-    cur = con.cursor().execute(
-        f"SELECT {tr.COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
-        "AND value_num IS NOT NULL AND (time_key IS NULL OR time_key = '')")
-    names = [d[0] for d in cur.description]
-    subj = tr.subjects(con)
     out: dict[str, list[dict]] = {}
-    for r in cur.fetchall():
-        c = dict(zip(names, r, strict=True))
-        c["table_subject"] = subj.get(c["table_name"], "")
+    for c in map(dict, tr.numeric_cells(con)):
+        if c["time_key"] not in (None, ""):
+            continue  # a cell with a period
         if read.years(c["attribute"] or "") or not isinstance(layout.row(c), int):
             continue
         out.setdefault(c["table_name"], []).append(c)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from hyrag.answer import tableqa_rows as tr
 
@@ -158,6 +159,11 @@ def measure(c: dict, core: bool = False) -> str:
     a = c["attribute"] or ""
     if tr.content(a) == tr.content(tr.label(c)):
         return ""  # a melted wide table: the attribute repeats the line item
+    return _measure(a, core)
+
+
+@lru_cache(maxsize=1 << 14)
+def _measure(a: str, core: bool) -> str:  # asked of every cell per question: a few columns
     notes = r"\([^)]*\)" if core else r"\(\s*[\d,\s]*\)"  # core: "(losses)" left out
     ws = {w for w in tr.content(re.sub(notes, " ", a)) if w not in PERIOD_WORDS
           and len(w) > 1}
@@ -166,8 +172,13 @@ def measure(c: dict, core: bool = False) -> str:
 
 def col(c: dict) -> tuple[int, str]:
     """The source column of a cell, comparable left to right ("B" < "D" < "AA")."""
+    return _col(c["locator"] or "{}")
+
+
+@lru_cache(maxsize=1 << 16)
+def _col(locator: str) -> tuple[int, str]:  # cells are compared many times per question
     try:
-        cell = str(json.loads(c["locator"] or "{}").get("cell", ""))
+        cell = str(json.loads(locator).get("cell", ""))
     except (ValueError, AttributeError):
         return (0, "")
     letters = re.match(r"[A-Z]*", cell).group(0)
@@ -177,10 +188,15 @@ def col(c: dict) -> tuple[int, str]:
 def row(c: dict) -> object:
     """The source row of a cell (its locator's "row"), so two rows one label names are told
     apart from two columns of one row."""
+    return _row(c["locator"])
+
+
+@lru_cache(maxsize=1 << 16)
+def _row(locator: str | None) -> object:  # a locator's JSON, parsed once
     try:
-        return json.loads(c["locator"] or "{}").get("row", c["locator"])
+        return json.loads(locator or "{}").get("row", locator)
     except (ValueError, AttributeError):
-        return c["locator"]
+        return locator
 
 
 def bracketed(c: dict) -> bool:

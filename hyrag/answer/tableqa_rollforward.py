@@ -74,15 +74,10 @@ def tables(con) -> list[Table]:  # noqa: ANN001
 
 
 def _read_tables(con) -> list[Table]:  # noqa: ANN001
-    cur = con.cursor().execute(
-        f"SELECT {tr.COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
-        "AND value_num IS NOT NULL AND (time_key IS NULL OR time_key = '')")
-    names = [d[0] for d in cur.description]
     by_table: dict[str, list[dict]] = {}
-    subj = tr.subjects(con)
-    for r in cur.fetchall():
-        c = dict(zip(names, r, strict=True))
-        c["table_subject"] = subj.get(c["table_name"], "")
+    for c in map(dict, tr.numeric_cells(con)):
+        if c["time_key"] not in (None, ""):
+            continue  # a cell with a period is no roll-forward's
         if isinstance(layout.row(c), int):
             by_table.setdefault(c["table_name"], []).append(c)
     out = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
@@ -38,9 +39,17 @@ YEAR = read.YEAR
 _YEAR_ROW = re.compile(r"\s*(?:19|20)\d{2}\s*")
 
 
+# `words` and `content` are asked of every label of every table for each question (a few
+# thousand labels, the same strings each time): memoised, they cost a dictionary look-up; each
+# call still returns its own list or set, which a caller may change
 def words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive schemes1"
-    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", (s or "").lower().replace("’", "'"))
-    return [w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w)]
+    return list(_words(s or ""))
+
+
+@lru_cache(maxsize=1 << 16)
+def _words(s: str) -> tuple[str, ...]:
+    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", s.lower().replace("’", "'"))
+    return tuple(w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w))
 
 
 def stem(w: str) -> str:
@@ -48,8 +57,13 @@ def stem(w: str) -> str:
 
 
 def content(s: str) -> set[str]:  # a stop word's plural ("values") is one too
-    return {t for w in words(s) if w not in STOP and not w.isdigit()
-            and (t := stem(w)) not in STOP}
+    return set(_content(s or ""))
+
+
+@lru_cache(maxsize=1 << 16)
+def _content(s: str) -> frozenset[str]:
+    return frozenset(t for w in _words(s) if w not in STOP and not w.isdigit()
+                     and (t := stem(w)) not in STOP)
 
 
 COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '') AS scale, "
@@ -64,21 +78,32 @@ def cells(con) -> list[dict]:  # noqa: ANN001
     """`read_cells`, cached per database generation and reader view (`catalog.view_key`):
     reading every numeric cell through a subject's views on each question cost ~80 ms."""
 
-    return per_view(CACHE, con, read_cells)
+    return kept(per_view(CACHE, con, read_cells))
+
+
+# lists of cells a per-view cache holds (never changed once built), by id, with the labels
+# `rank_rows` reads of them: the same for every question, so read once per list. The entry
+# keeps its list alive, so an id is never another list's while it is here.
+_KEPT: dict[int, list] = {}
+_KEPT_SIZE = 16
+
+
+def kept(cells: list[dict]) -> list[dict]:
+    """`cells`, marked as a cache's list that nobody changes (see `_KEPT`)."""
+    if id(cells) not in _KEPT:
+        while len(_KEPT) >= _KEPT_SIZE:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[id(cells)] = [cells, None]
+    return cells
 
 
 def read_cells(con) -> list[dict]:  # noqa: ANN001
     """The numeric cell claims with a period: their own `time_key`, else the one year their
     column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
     so the table was not melted, but a reader still sees the column as 2018)."""
-    cur = con.cursor().execute(
-        f"SELECT {COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
-        "AND value_num IS NOT NULL")
-    names = [d[0] for d in cur.description]
     out = []
     year_rows: list[dict] = []
-    for r in cur.fetchall():
-        c = dict(zip(names, r, strict=True))
+    for c in map(dict, numeric_cells(con)):  # its own copies: periods are set below
         if not c["time_key"] and periods.span_key(c["attribute"] or ""):
             # "2018/2019": a fiscal year across two calendar years, only named as itself
             c["time_key"] = periods.span_key(c["attribute"] or "")
@@ -95,9 +120,31 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
             c["header_period"] = True  # the column is a period, not a measure of its own
         out.append(c)
     out += _schedule_rows(year_rows)
+    return out
+
+
+NUMERIC: dict[tuple, list[dict]] = {}
+
+
+def numeric_cells(con) -> list[dict]:  # noqa: ANN001
+    """Every numeric cell claim of the view (`COLS`, and its table's `table_subject`), read
+    once per view for all the table readers: the line-item cells (`read_cells`), the lines of
+    `tablespans`, the roll-forward tables and the period-less grids each read them with their
+    own query before. Each reader takes its own copies (they add keys of their own)."""
+    return per_view(NUMERIC, con, _read_numeric)
+
+
+def _read_numeric(con) -> list[dict]:  # noqa: ANN001
+    cur = con.cursor().execute(
+        f"SELECT {COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
+        "AND value_num IS NOT NULL")
+    names = [d[0] for d in cur.description]
     subj = subjects(con)
-    for c in out:
+    out = []
+    for r in cur.fetchall():
+        c = dict(zip(names, r, strict=True))
         c["table_subject"] = subj.get(c["table_name"], "")
+        out.append(c)
     return out
 
 
@@ -149,15 +196,7 @@ _PCT_Q = re.compile(r"percent|%|\bproportion|\bshare\b|\bportion\b|\bratio\b|\br
 
 def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, str]]:
     """(score, label) of the labels the question names, best first."""
-    labels: dict[str, set[str]] = {}
-    for c in cells:
-        lab = label(c)
-        if lab not in labels:
-            labels[lab] = content(lab)
-    cores = {lab: content(re.sub(r"\(.*\)", " ", lab)) - TIMING for lab in labels}
-    shared: dict[frozenset, int] = {}
-    for ws in cores.values():
-        shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
+    labels, cores, shared = _labels(cells)
     out = []
     low = qtext.lower()
     amount_q = not _PCT_Q.search(qtext)
@@ -191,6 +230,26 @@ def rank_rows(cells: list[dict], q: set[str], qtext: str) -> list[tuple[float, s
     return out
 
 
+def _labels(cells: list[dict]) -> tuple[dict, dict, dict]:
+    """(label -> its content words, label -> its core words, core -> how many labels share
+    it) of the cells: read once per kept list (`kept`), else on each call."""
+    entry = _KEPT.get(id(cells))
+    if entry is not None and entry[0] is cells and entry[1] is not None:
+        return entry[1]
+    labels: dict[str, set[str]] = {}
+    for c in cells:
+        lab = label(c)
+        if lab not in labels:
+            labels[lab] = content(lab)
+    cores = {lab: content(re.sub(r"\(.*\)", " ", lab)) - TIMING for lab in labels}
+    shared: dict[frozenset, int] = {}
+    for ws in cores.values():
+        shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
+    if entry is not None and entry[0] is cells:
+        entry[1] = (labels, cores, shared)
+    return labels, cores, shared
+
+
 def phrase(s: str) -> str:
     """A label or question as plain words: "Sales per square metre ($)" -> "sales per square
     metre", so a label's notes and punctuation do not hide that the question quotes it."""
@@ -199,7 +258,12 @@ def phrase(s: str) -> str:
 
 
 def year_of(c: dict) -> int | None:
-    m = YEAR.search(c["time_key"] or "")
+    return _year(c["time_key"] or "")
+
+
+@lru_cache(maxsize=1 << 12)
+def _year(time_key: str) -> int | None:  # a few distinct keys, asked of every cell
+    m = YEAR.search(time_key)
     return int(m.group(1)) if m else None
 
 

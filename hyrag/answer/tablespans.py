@@ -176,15 +176,8 @@ def _read_lines(con) -> list[Line]:  # noqa: ANN001
     """The rows of the knowledge base's tables in file order, from their numeric cell claims
     (the row and column each locator names): a row with no figure at all leaves a gap in the
     row numbers. A cell's year is its period, else the one year its column header names."""
-    cur = con.cursor().execute(
-        f"SELECT {tr.COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "  # noqa: SLF001
-        "AND value_num IS NOT NULL")
-    names = [d[0] for d in cur.description]
-    subjects = tr.subjects(con)  # noqa: SLF001
     out: dict[tuple[str, int], Line] = {}
-    for r in cur.fetchall():
-        c = dict(zip(names, r, strict=True))
-        c["table_subject"] = subjects.get(c["table_name"], "")
+    for c in map(dict, tr.numeric_cells(con)):  # its own copies: `_year` is set below
         try:
             loc = json.loads(c["locator"] or "{}")
         except ValueError:

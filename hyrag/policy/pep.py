@@ -237,15 +237,19 @@ class Enforcer:
         rows = [(f"{g.request_id}-{g.n_events + i:03d}", g.request_id, now, kind, g.subject.id,
                  json.dumps(payload, ensure_ascii=False, default=str))
                 for i, (kind, payload) in enumerate(events)]
+        from hyrag.answer.audit import CHUNK, insert
+
         cur = self.store.con.cursor()
-        cur.execute("BEGIN TRANSACTION")
-        try:
-            cur.executemany("INSERT INTO audit (event_id, request_id, created_at, kind, subject, "
-                            "payload) VALUES (?, ?, ?, ?, ?, ?)", rows)
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
-        cur.execute("COMMIT")
+        if len(rows) <= CHUNK:  # one INSERT statement: written whole or not at all
+            insert(cur, rows)
+        else:
+            cur.execute("BEGIN TRANSACTION")
+            try:
+                insert(cur, rows)
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            cur.execute("COMMIT")
         g.n_events += len(rows)
         return True
 
