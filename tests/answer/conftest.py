@@ -41,3 +41,12 @@ def statement_kb(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]]
     k = hyrag.open(tmp_path_factory.mktemp(name) / "kb", settings=SETTINGS)
     k.ingest(df, name=name)
     return k
+
+
+def ask_with_table_answer(kb, q: str):  # noqa: ANN001, ANN201
+    """(the engine's answer, the table reader's own reading of it) for one question."""
+    from hyrag.answer.engine import AnswerEngine
+
+    eng = AnswerEngine(kb)
+    ans = eng.ask(q)
+    return ans, eng.last_table_answer

@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hyrag.answer import tableqa_shares
-from hyrag.answer.engine import AnswerEngine
-from tests.answer.conftest import statement_kb
+from tests.answer.conftest import ask_with_table_answer, statement_kb
 
 SCHEDULE = [
     ["Operating leases", "1,000", "400", "350", "250"],
@@ -46,10 +45,7 @@ def costs(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
-    eng = AnswerEngine(kb)
-    ans = eng.ask(q)
-    return ans, eng.last_table_answer
+ask = ask_with_table_answer
 
 
 def answered(kb, q: str) -> tuple:  # noqa: ANN001

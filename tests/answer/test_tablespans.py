@@ -10,9 +10,8 @@ import pytest
 
 import hyrag
 from hyrag.answer import tableqa, tablespans
-from hyrag.answer.engine import AnswerEngine
 from hyrag.settings import Settings
-from tests.answer.conftest import statement_kb
+from tests.answer.conftest import ask_with_table_answer, statement_kb
 
 ROWS = [
     ["Product revenue", "600", "500", "400"],
@@ -38,10 +37,7 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
-    eng = AnswerEngine(kb)
-    ans = eng.ask(q)
-    return ans, eng.last_table_answer
+ask = ask_with_table_answer
 
 
 def answered(kb, q: str) -> tuple[str, object]:  # noqa: ANN001
