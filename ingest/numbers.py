@@ -210,6 +210,13 @@ def _typed(value: object) -> ParsedNumber | None:
     return None
 
 
+def decimals_shown(text: object) -> int:
+    """How many decimals a figure is displayed with ("1,234.50" -> 2, "$ 27" -> 0): the unit of
+    its last digit, within which a rounded line may miss the total its lines add up to."""
+    m = re.search(r"\.(\d+)", str(text) if text is not None else "")
+    return len(m.group(1)) if m else 0
+
+
 def parse_number(text: object) -> ParsedNumber | None:
     """The number a cell displays, or None when the cell is not a number.
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 
 from ingest.captions import scale_declaration
-from ingest.numbers import parse_number
+from ingest.numbers import decimals_shown, parse_number
 from ingest.schema import is_empty
 from ingest.types import Cell, RawTable
 
@@ -54,8 +54,7 @@ def _number(v: Cell) -> tuple[float, int] | None:
     p = parse_number(v)
     if p is None:
         return None
-    m = re.search(r"\.(\d+)", str(v))
-    return float(p.value), len(m.group(1)) if m else 0
+    return float(p.value), decimals_shown(v)
 
 
 def _sums(total: Sequence[Cell], parts: list[Sequence[Cell]]) -> bool:

@@ -48,6 +48,7 @@ from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
 from hyrag.answer import tablespans as spans
 from hyrag.answer.tools import Derivation, Operand, fmt
+from ingest.numbers import decimals_shown
 
 # the word that introduces the whole, after the part: a strong one anywhere, a weak one ("in",
 # "of", "to", "within") only before "(the / its) total"
@@ -297,7 +298,7 @@ def _name(ln, col: str, default: str = "") -> str:  # noqa: ANN001
 
 
 def _close(total: float, parts: list[dict], tcell: dict) -> bool:
-    unit = 10.0 ** -max(spans._decimals(c["value_text"]) for c in [*parts, tcell])  # noqa: SLF001
+    unit = 10.0 ** -max(decimals_shown(c["value_text"]) for c in [*parts, tcell])
     return abs(total - float(tcell["value_num"])) <= unit * 1.000001
 
 

@@ -40,6 +40,7 @@ from hyrag.answer.requirements import Requirement
 from hyrag.answer.tablespans_headings import heading_rows
 from hyrag.answer.tools import Derivation, Operand
 from hyrag.answer.warrant import Verdict
+from ingest.numbers import decimals_shown
 
 _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:financial|fiscal|"
                        r"calendar|reporting)\s+)?"
@@ -357,18 +358,13 @@ def _adds_up(block: list[Line], total: Line) -> bool:
             return False
         # rounded figures may miss their total by one unit of the last digit shown, but not
         # everywhere: at least one column adds up exactly
-        unit = 10.0 ** -max(_decimals(c["value_text"]) for c in [*parts, tc])
+        unit = 10.0 ** -max(decimals_shown(c["value_text"]) for c in [*parts, tc])
         diff = abs(math.fsum(float(c["value_num"]) for c in parts) - float(tc["value_num"]))
         if diff > unit * 1.000001:
             return False
         checked += 1
         exact += diff < unit * 1e-6
     return checked > 0 and exact > 0
-
-
-def _decimals(text: str | None) -> int:
-    m = re.search(r"\.(\d+)", text or "")
-    return len(m.group(1)) if m else 0
 
 
 def _tokens(s: str) -> list[str]:
