@@ -1,0 +1,141 @@
+"""Reading a file, frame or text into typed tables and prose: everything before the write.
+
+Parsing is pure Python and may fail on a bad row; it runs before ingestion opens its
+transaction, so a failure here never touches the store. Kept apart from `hyrag.ingestion`
+because nothing in it needs a store: a file's identity (its content hash) and its parsed form
+are decided here, the write into DuckDB there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from hyrag.settings import Settings
+from ingest.errors import IngestError, UnsupportedFormatError
+from ingest.schema import SchemaOptions
+from ingest.typed import TypedTable, prepare_table
+from ingest.types import ClaimRecord, Passage, RawTable, RelationRecord
+
+TABLE_EXTENSIONS = (".csv", ".tsv", ".xlsx", ".xlsm")
+TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
+PDF_EXTENSIONS = (".pdf",)
+SUPPORTED = TABLE_EXTENSIONS + TEXT_EXTENSIONS + PDF_EXTENSIONS
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a file holds once read: tables and prose, nothing written yet."""
+
+    tables: tuple[TypedTable, ...]
+    passages: tuple[Passage, ...] = ()
+    text_claims: tuple[ClaimRecord, ...] = ()
+    relations: tuple[RelationRecord, ...] = ()
+
+
+def file_sha256(path: Path) -> tuple[str, int]:
+    h = hashlib.sha256()
+    size = 0
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size
+
+
+def frame_sha256(df: pd.DataFrame) -> str:
+    """A DataFrame's identity: its columns, index and values, not its object id — and the
+    caption ingestion reads from `df.attrs` (title / caption), since it gives every amount its
+    scale: a frame re-ingested with "(in thousands)" added must become a new version, not be
+    reported unchanged. A frame without a caption hashes as it always did, so the ids of frames
+    already in a store stay stable."""
+    h = hashlib.sha256()
+    h.update(repr(list(map(str, df.columns))).encode())
+    h.update(pd.util.hash_pandas_object(df, index=True).values.tobytes())
+    caption = [str(df.attrs.get(k) or "").strip() for k in ("title", "caption")]
+    if any(caption):
+        h.update(("\x1ecaption\x1e" + "\x1f".join(caption)).encode("utf-8"))
+    return h.hexdigest()
+
+
+def _schema_options(s: Settings) -> SchemaOptions:
+    return SchemaOptions(
+        dry_run_rows=s.dry_run_rows,
+        numeric_min_parse_rate=s.numeric_min_parse_rate,
+        time_min_parse_rate=s.time_min_parse_rate,
+        categorical_max_distinct=s.categorical_max_distinct,
+        categorical_max_ratio=s.categorical_max_ratio,
+        fiscal_year_start_month=s.fiscal_year_start_month,
+    )
+
+
+def parse_file(path: Path, settings: Settings) -> Parsed:
+    """Read and type a file; raises IngestError naming the place."""
+    ext = path.suffix.lower()
+    opts = _schema_options(settings)
+    raw: list[RawTable] = []
+    passages: list[Passage] = []
+    if ext in TABLE_EXTENSIONS:
+        from ingest.readers import read_path
+
+        raw = list(read_path(path, header_overlap=settings.header_overlap))
+    elif ext in PDF_EXTENSIONS:
+        from ingest.pdf import read_pdf
+
+        tables, passages = read_pdf(path)
+        raw = list(tables)
+    elif ext in TEXT_EXTENSIONS:
+        from ingest.text import read_text_file
+
+        passages = list(read_text_file(path))
+    else:
+        raise UnsupportedFormatError(
+            f"no reader for {ext or 'files without an extension'}; supported: "
+            + ", ".join(SUPPORTED),
+            source=str(path),
+        )
+    return _finish(raw, passages, opts, settings)
+
+
+def parse_frame(df: pd.DataFrame, name: str, settings: Settings) -> Parsed:
+    from ingest.readers.frame import read_dataframe
+
+    raw = list(read_dataframe(df, name))
+    return _finish(raw, [], _schema_options(settings), settings)
+
+
+def parse_texts(texts: list[str], source: str, settings: Settings) -> Parsed:
+    from ingest.text import passages_from_strings
+
+    return _finish([], list(passages_from_strings(texts, source)), _schema_options(settings), settings)
+
+
+def _finish(
+    raw: list[RawTable], passages: list[Passage], opts: SchemaOptions, settings: Settings
+) -> Parsed:
+    typed = []
+    for t in raw:
+        if not t.header:
+            continue
+        try:
+            typed.append(prepare_table(t, opts))
+        except IngestError:
+            raise
+        except (ValueError, TypeError, KeyError) as e:
+            raise IngestError(
+                f"cannot type table {t.name!r}: {e}", source=t.source, sheet=t.sheet, page=t.page
+            ) from e
+    claims: list[ClaimRecord] = []
+    rels: list[RelationRecord] = []
+    if passages:
+        from ingest.textclaims import extract_claims
+
+        c, r = extract_claims(
+            passages,
+            conf_text=settings.conf_text,
+            fiscal_year_start_month=settings.fiscal_year_start_month,
+        )
+        claims, rels = list(c), list(r)
+    return Parsed(tuple(typed), tuple(passages), tuple(claims), tuple(rels))
