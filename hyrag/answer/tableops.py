@@ -356,6 +356,8 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: 
         return None
     if res.operation in _READS and _ARITHMETIC.search(question):
         return None  # the question asks for a computed quantity; a cell read is not it
+    if res.operation in _OVER_ROWS and _unread_year(reading, g):
+        return None  # "from fiscal year 2025 - 2029, the total ...": the year picks rows
     return _commit(g, res)
 
 
@@ -374,6 +376,19 @@ def _holds_entities(parsed, reading, g: Grid) -> bool:  # noqa: ANN001
                 "cells", ()):
             return False
     return True
+
+
+# Aggregates over a set of rows, and the years a question names that selected none of them:
+# an aggregate that ignores the year the question names answers another question (the sum
+# over every period for "the total in 2025 - 2029"). A year the table's headers state
+# ("Common Stock Price Range 2018") is the whole table's, so naming it selects every row.
+_OVER_ROWS = ("sum", "average")
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def _unread_year(reading, g: Grid) -> bool:  # noqa: ANN001
+    stated = set(_YEAR.findall(" ".join(h or "" for h in g.headers)))
+    return any(_YEAR.fullmatch(w) and w not in stated for w in reading.free)
 
 
 _STRUCTURAL = ("neighbour", "compare", "mode", "same", "first", "last")

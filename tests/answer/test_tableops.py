@@ -434,3 +434,22 @@ def test_a_change_or_share_of_a_total_is_not_the_total(medals) -> None:  # noqa:
               "what were the gold medals of norway as a percentage of the total number of gold "
               "medals?"):
         assert _resolve(medals, q) != 11.0, q
+
+
+LEASES = """Fiscal Year,Ground Leases,Building Leases
+2020 – 2024,381,697
+2025 – 2029,198,270
+2030 – 2034,40,135
+"""
+
+
+def test_a_total_ignoring_the_years_named_is_no_answer(tmp_path) -> None:  # noqa: ANN001
+    """The period labels are spans ("2025 – 2029") the reader cannot select on: summing the
+    whole column would answer "the total over every period", not the one asked."""
+    kb = _kb(tmp_path, "leases", LEASES)
+    try:
+        assert _resolve(kb, "From fiscal year 2025 - 2029, what is the total number of "
+                            "ground leases?") is None
+        assert _resolve(kb, "What is the total number of ground leases?") == 619.0
+    finally:
+        kb.close()
