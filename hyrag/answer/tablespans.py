@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
+from hyrag.answer import tablespans_items
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tablespans_headings import heading_rows
+from hyrag.answer.tablespans_headings import heading_rows, sole_lines
 from hyrag.answer.tools import Derivation, Operand
 from hyrag.answer.warrant import Verdict
 from ingest.numbers import decimals_shown
@@ -54,6 +55,9 @@ _NOT_STRUCTURE = re.compile(
     r"\b(?:larg|high|great|small|low|exceed|negative|positive|increas|decreas|chang|differ|"
     r"growth|grew|rose|fell|declin|average|ratio|percent|most|least|top|bottom|than)\w*",
     re.I)
+# "amounts falling due after more than one year": a maturity bucket's name, not a comparison
+_BUCKET = re.compile(r"\b(?:more|less|greater|fewer)\s+than\s+(?:one|two|three|four|five|\d+)\s+"
+                     r"(?:years?|months?|days?)\b", re.I)
 _COMPONENT = re.compile(r"\b(?:components?|items?|elements?|constituents?|categories|category|"
                         r"types?|kinds?|parts?)\b", re.I)
 _CONSIST = re.compile(r"\b(?:consists? of|comprised? of|comprises?|made up of|mak(?:e|es|ing) "
@@ -130,6 +134,8 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return res, res is not None
     if kind == "new_items":
         return _new_items(question, lines), True
+    if kind == "table_items":
+        return tablespans_items.table_items(lines), True
     return _components(question, lines, count=kind == "count_components"), True
 
 
@@ -154,7 +160,7 @@ def _kind(question: str) -> str | None:
     if _PERIOD_Q.search(question) and (_TABLE.search(question) or _SHOWN.search(question)) \
             and not read.years(question) and not _COMPARE.search(question):
         return "periods"  # a change or a ratio may be the line's name; a comparison is not
-    if _NOT_STRUCTURE.search(question):
+    if _NOT_STRUCTURE.search(_BUCKET.sub(" ", question)):
         return None
     if _COMPONENT.search(question) and _CONSIST.search(question):
         if _COUNT.search(question):
@@ -162,6 +168,8 @@ def _kind(question: str) -> str | None:
         if _WHAT.search(question) and not re.search(r"\b(?:what|which)\s+(?:is|was)\b",
                                                    question, re.I):
             return "components"
+    if tablespans_items.asks_items(question):
+        return "table_items"
     return None
 
 
@@ -227,7 +235,8 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
     names none, None when its words name a line only partly (a guess would be wrong). For a
     total (`totals`) every word of its label but "total" / "gross" must be the question's."""
     q = tr.content(question)  # noqa: SLF001
-    cells = [c for ln in lines if ln.label for c in ln.by_year.values()]
+    # a line's figures by year; a table whose columns are no one year ("2018/2019") by column
+    cells = [c for ln in lines if ln.label for c in (ln.by_year or ln.by_col).values()]
     ranked = tr.rank_rows(cells, q | _TOTAL_WORDS if totals else q, question)  # noqa: SLF001
     if totals:
         ranked = [(sc, lab) for sc, lab in ranked
@@ -393,13 +402,15 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
             and own <= tr.content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
     rows = [ln for ln in rows if not any(  # the more specific of two nested labels
         tr.content(ln.label) < tr.content(o.label) for o in rows)]  # noqa: SLF001
+    sole = sole_lines(tr.content(question), lines) if not rows else {}  # noqa: SLF001
+    rows = rows or [ln for ln in lines if id(ln) in sole]  # lines named by their own heading
     if not rows:
         return None, False
     rows = [ln for lab in dict.fromkeys(ln.label for ln in rows) for ln in _under_named_heading(
         [x for x in rows if x.label == lab], tr.content(question))]  # noqa: SLF001
     if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
         return None, True  # a label two rows hold, or rows of two tables
-    named = {w for ln in rows for w in _tokens(ln.label)}  # a word naming a row names no column
+    named = {w for ln in rows for w in _tokens(sole.get(id(ln), ln.label))}  # names no column
     pos = {k: _at(qt, h) for k in rows[0].by_col
            if (h := [w for w in _tokens(k) if w not in _GLUE]) and not set(h) <= named}
     cols = [k for k, i in pos.items() if i is not None]
@@ -408,7 +419,8 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     if len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
         return None, False  # not one line of cells: another reader's question
     if len(rows) > 1:
-        order = sorted(rows, key=lambda ln: tr.position(question, ln.label))  # noqa: SLF001
+        order = sorted(rows, key=lambda ln: tr.position(  # noqa: SLF001
+            question, sole.get(id(ln), ln.label)))
         cs = [ln.by_col.get(cols[0]) for ln in order]
     else:
         cs = [rows[0].by_col.get(k) for k in sorted(cols, key=lambda k: pos[k] or 0)]

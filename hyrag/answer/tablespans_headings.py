@@ -51,3 +51,18 @@ def heading_rows(q: set[str], lines: list[_Line]) -> tuple[str, list] | None:
     if not runs or len({tuple(ln.label for ln in run) for run in runs}) > 1:
         return None  # the heading heads different lines in two places: which ones?
     return (head, runs[0]) if len(runs[0]) >= 2 else None
+
+
+def sole_lines(q: set[str], lines: list[_Line]) -> dict[int, str]:
+    """{id(line): its heading} for the lines a heading the question names heads alone ("Sales:"
+    over the one line "Product and equipment sales to affiliates"): an analyst asked for "the
+    sales" reads that line, the heading being its name in the table. A heading over two or
+    more lines names none of them (which one?), nor does a heading the question names only in
+    part."""
+    out: dict[int, str] = {}
+    for table, head in {(ln.table, ln.section) for ln in lines if ln.section}:
+        words = tr.content(head)
+        under = [ln for ln in lines if ln.table == table and ln.section == head and ln.label]
+        if words and words <= q and len(under) == 1:
+            out[id(under[0])] = head
+    return out

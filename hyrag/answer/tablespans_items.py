@@ -1,0 +1,61 @@
+"""The line items a table lists, for `tablespans.py`: "What financial items are listed in the
+table?", "Which countries are shown in the table of revenues by geographic location?", "What
+are the regions in the table to which goodwill was allocated?".
+
+The question names no line and no figure: it asks what the rows of *the table* are. An
+analyst reads them off the table's closing total — the rows above it that add up to it are the
+items the table lists, the total line itself is not one of them. This module answers only
+when that reading is unambiguous: the knowledge base holds one table (else "the table" could
+mean any), the table's last total line sums the rows above it in every amount column (a
+heading, a subtraction or an unlabelled subtotal in between breaks the sum and the reading),
+and those rows and that total are every labelled line with figures the table has — a table
+with lines beyond its total ("Less: current portion") lists more than the parts of one sum,
+and which of its rows are "the items" is then not read off the layout.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "what (are the) [financial] items / which countries (are) (listed|shown|...) in the table":
+# a plural noun the rows are instances of; periods are `tablespans._periods`' question
+_ITEMS_Q = re.compile(
+    r"^\s*(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+)?"
+    r"(?:(?!(?:do|does|did|is|was|has|had|have)\b)[a-z][\w-]*\s+){0,2}?"
+    r"(?!(?:years|periods|dates|months|quarters|columns|units|values|amounts|figures)\b)"
+    r"(?:items|[a-z]{3,}(?:ies|es|s))\s+(?:(?:are|were)\s+)?"
+    r"(?:(?:listed|shown|presented|included|disclosed|given)\s+)?in\s+the\s+table\b", re.I)
+_FOOTNOTE = re.compile(r"(?<=[a-z]{3})\d{1,2}$")  # "Incentive schemes1": a footnote mark
+
+
+def asks_items(question: str) -> bool:
+    """Whether the question asks which line items the table lists."""
+    return bool(_ITEMS_Q.search(question))
+
+
+def table_items(lines: list):  # noqa: ANN201 - a `TableResolved` or None
+    """The rows that add up to the only table's closing total, when they and the total are all
+    its labelled lines (see the module docstring); their labels without footnote marks."""
+    from hyrag.answer import tablespans as ts
+
+    if len({ln.table for ln in lines}) != 1:
+        return None
+    total = next((ln for ln in reversed(lines) if not ln.label
+                  or ts._TOTAL_LABEL.match(ln.label)), None)  # noqa: SLF001
+    if total is None or total is not lines[-1]:
+        return None  # lines after the closing total: more than the parts of one sum
+    found = ts._block(total, lines, unlabelled=True)  # noqa: SLF001
+    if found is None:
+        return None
+    _, block = found
+    if {id(ln) for ln in block} != {id(ln) for ln in lines[:-1]}:
+        return None  # a labelled line outside the sum: the table lists more than its parts
+    b = ts._Builder()  # noqa: SLF001
+    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
+                     "line item of the table") for ln in block]
+    tref = b.commit(total.by_col[min(total.by_col, key=lambda k: total.col_pos.get(k, 0))],
+                    "the table's total")
+    names = [_FOOTNOTE.sub("", ln.label) for ln in block]
+    sent = (f"The table lists {ts._join(names)} {''.join(f'[{r}]' for r in refs)}, "  # noqa: SLF001
+            f"which add up to {total.label or 'its total'} [{tref}].")
+    return b.done("components", names, sent)
