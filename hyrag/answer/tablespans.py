@@ -134,8 +134,9 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return res, res is not None
     if kind == "new_items":
         return _new_items(question, lines), True
-    if kind == "table_items":
-        return tablespans_items.table_items(lines), True
+    if kind in ("table_items", "table_dates"):
+        return (tablespans_items.table_items(lines) if kind == "table_items" else
+                tablespans_items.table_dates(question, lines)), True
     return _components(question, lines, count=kind == "count_components"), True
 
 
@@ -170,7 +171,7 @@ def _kind(question: str) -> str | None:
             return "components"
     if tablespans_items.asks_items(question):
         return "table_items"
-    return None
+    return "table_dates" if tablespans_items.asks_dates(question) else None
 
 
 _LINES: dict[tuple, list[Line]] = {}

@@ -59,3 +59,50 @@ def table_items(lines: list):  # noqa: ANN201 - a `TableResolved` or None
     sent = (f"The table lists {ts._join(names)} {''.join(f'[{r}]' for r in refs)}, "  # noqa: SLF001
             f"which add up to {total.label or 'its total'} [{tref}].")
     return b.done("components", names, sent)
+
+
+# "what are the (3) dates listed in the table (in chronological order)?"
+_DATES_Q = re.compile(r"^\s*(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+)?(?:(\d+|two|three|"
+                      r"four|five)\s+)?dates\b[^?]*\btable\b", re.I)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_DATE = re.compile(rf"\b({'|'.join(_MONTHS)})\s+(\d{{1,2}}),?\s+((?:19|20)\d{{2}})\b", re.I)
+_WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def asks_dates(question: str) -> bool:
+    """Whether the question asks which dates the table's columns are headed by."""
+    return bool(_DATES_Q.search(question))
+
+
+def table_dates(question: str, lines: list):  # noqa: ANN201 - a `TableResolved` or None
+    """The dates the only table's column headers state ("December 31, 2019", "January 1,
+    2018"), in the table's order or, when the question asks, chronologically. A column
+    header without a full date, or a count the question states that the table does not
+    have, is not answered: the dates would be a guess at what the question counts."""
+    from hyrag.answer import tablespans as ts
+
+    if len({ln.table for ln in lines}) != 1:
+        return None
+    cols: dict[str, tuple[int, dict]] = {}
+    for ln in lines:
+        for k, c in ln.by_col.items():
+            cols.setdefault(k, (ln.col_pos.get(k, 0), c))
+    found = []
+    for k, (_pos, c) in sorted(cols.items(), key=lambda kv: kv[1][0]):
+        m = _DATE.search(k)
+        if m is None:
+            return None
+        when = (int(m.group(3)), _MONTHS.index(m.group(1).lower()), int(m.group(2)))
+        found.append((when, f"{m.group(1).capitalize()} {int(m.group(2))}, {m.group(3)}", c))
+    n = (_DATES_Q.search(question) or [None, None])[1]
+    if len(found) < 2 or n and int(_WORD_N.get(n.lower(), 0) or n) != len(found):
+        return None
+    if re.search(r"\bchronological", question, re.I):
+        found.sort(key=lambda x: x[0])
+    b = ts._Builder()  # noqa: SLF001
+    refs = [b.commit(c, f"column {name}") for _, name, c in found]
+    names = [name for _, name, _ in found]
+    sent = f"The table's columns are dated {ts._join(names)} " + "".join(  # noqa: SLF001
+        f"[{r}]" for r in refs) + "."
+    return b.done("periods", names, sent)

@@ -157,3 +157,23 @@ def test_a_footnote_marked_line_under_the_named_heading(taxes) -> None:  # noqa:
     r = tableqa.resolve("How much is the 2018 overseas current year tax expense?",
                         taxes.store.con)
     assert r is not None and r.answer == 1055.0
+
+
+@pytest.fixture(scope="module")
+def dated(tmp_path_factory: pytest.TempPathFactory):
+    rows = [["Trade receivables", "9,660", "11,191", "7,073"],
+            ["Other receivables", "6,665", "8,620", "4,403"],
+            ["", "16,325", "19,811", "11,476"]]
+    k = statement_kb(tmp_path_factory, rows, None, "dated", columns=(
+        "item", "December 31, 2019 $", "December 31, 2018 $", "January 1, 2018 $"))
+    yield k
+    k.close()
+
+
+def test_the_dates_a_tables_columns_state(dated) -> None:  # noqa: ANN001
+    res, _ = spans(dated, "What are the 3 dates listed in the table in chronological order?")
+    assert res.answer == ["January 1, 2018", "December 31, 2018", "December 31, 2019"]
+    res, _ = spans(dated, "Which dates are shown in the table?")
+    assert res.answer == ["December 31, 2019", "December 31, 2018", "January 1, 2018"]
+    res, owned = spans(dated, "What are the 4 dates listed in the table?")
+    assert res is None and owned  # the table has three: what does the question count?
