@@ -302,6 +302,8 @@ def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN2
     if len(found) != 1:
         return None  # none adds up, or two lines of that name do: not guessed at
     total, block = found[0]
+    if _block(block[0], lines) is not None:
+        return None  # a running total (an earlier subtotal plus adjustments): all, or these?
     if _KINDS.search(question):
         # a deduction ("Allowance for doubtful accounts" under receivables, opposite in sign
         # to the total in every year) is part of the sum but not a kind of the total
