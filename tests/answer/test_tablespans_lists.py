@@ -211,3 +211,49 @@ def test_an_explanation_phrase_in_the_lines_name_asks_for_its_figure(tmp_path_fa
         assert ans.decision != "answer"
     finally:
         k.close()
+
+
+@pytest.fixture(scope="module")
+def eps(tmp_path_factory: pytest.TempPathFactory):
+    rows = [["Weighted average number of shares (millions)", "", "", ""],
+            ["Basic earnings per share", "1,305.7", "1,300.5", "1,290.0"],
+            ["Basic earnings per share (cents per share) (1)", "", "", ""],
+            ["Continuing operations", "114.3", "123.4", "100.0"],
+            ["Discontinued operations", "91.9", "9.2", "10.0"],
+            ["", "206.2", "132.6", "110.0"],
+            ["Other figures", "", "", ""],
+            ["Alpha", "1", "2", "3"],
+            ["Beta", "1", "2", "3"],
+            ["", "5", "4", "6"]]
+    k = statement_kb(tmp_path_factory, rows, None, "eps",
+                     columns=("item", "2019 $", "2018 $", "2017 $"))
+    yield k
+    k.close()
+
+
+def test_the_total_of_a_heading_is_its_unlabelled_closing_line(eps) -> None:  # noqa: ANN001
+    from hyrag.answer.tablespans_headings import heading_total
+
+    ans, ta = ask_with_table_answer(eps, "What is total basic earnings per share (cents per "
+                                         "share) for 2019?")
+    assert ans.decision == "answer", ans.text
+    assert ta["value"] == 206.2
+    con = eps.store.con
+    # no year, two years, or a change: not one figure of the line
+    assert heading_total("What is total basic earnings per share (cents per share)?", con) is None
+    assert heading_total("What is the change in total basic earnings per share (cents per "
+                         "share) from 2018 to 2019?", con) is None
+    # a closing line that does not add up to the rows above is no total of them
+    assert heading_total("What is the total other figures in 2019?", con) is None
+
+
+def test_a_total_column_answers_a_line_named_without_a_year(tmp_path_factory) -> None:  # noqa: ANN001
+    rows = [["Operating leases", "19,437", "4,143", "7,111"],
+            ["Capital leases", "65", "27", "38"]]
+    k = statement_kb(tmp_path_factory, rows, "Contractual obligations (in thousands)", "due",
+                     columns=("item", "Total", "2020", "2021-2022"))
+    try:
+        ans, _ = ask_with_table_answer(k, "What is the total capital leases?")
+        assert ans.decision == "answer" and "65" in ans.text, ans.text
+    finally:
+        k.close()
