@@ -257,3 +257,37 @@ def test_a_total_column_answers_a_line_named_without_a_year(tmp_path_factory) ->
         assert ans.decision == "answer" and "65" in ans.text, ans.text
     finally:
         k.close()
+
+
+def test_a_grid_dated_by_its_section_headings(tmp_path_factory) -> None:  # noqa: ANN001
+    from hyrag.answer import tableqa_grid
+
+    rows = [["As at 31 December 2019", "", ""],
+            ["Monetary assets, current", "27,728", "2,899"],
+            ["Monetary assets, non-current", "373", "–"],
+            ["Monetary liabilities, current", "(4,273)", "(14,732)"],
+            ["Monetary liabilities, non-current", "(91)", "(5,739)"],
+            ["", "23,737", "(17,572)"],
+            ["As at 31 December 2018", "", ""],
+            ["Monetary assets, current", "18,041", "1,994"],
+            ["Monetary assets, non-current", "2,642", "–"],
+            ["Monetary liabilities, current", "(3,434)", "(4,587)"],
+            ["Monetary liabilities, non-current", "(3,733)", "(9,430)"],
+            ["", "13,516", "(12,023)"]]
+    k = statement_kb(tmp_path_factory, rows, "(in millions)", "fx", columns=(
+        "item", "USD denominated RMB’Million", "Non-USD denominated RMB’Million"))
+    try:
+        con = k.store.con
+        r = tableqa_grid.resolve("What was the amount of USD denominated current monetary "
+                                 "assets as at 31 December 2018?", con)
+        assert r is not None and r.answer == 18041.0
+        r = tableqa_grid.resolve("What was the amount of non-USD denominated current monetary "
+                                 "assets as at 31 December 2019?", con)
+        assert r is not None and r.answer == 2899.0
+        # a date no heading states, or a row named only in part (their total?), is not read
+        assert tableqa_grid.resolve("What was the amount of USD denominated current monetary "
+                                    "assets as at 30 June 2019?", con) is None
+        assert tableqa_grid.resolve("What was the total USD denominated monetary assets as at "
+                                    "31 December 2019?", con) is None
+    finally:
+        k.close()
