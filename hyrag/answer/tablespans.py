@@ -49,10 +49,10 @@ _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:fina
                        r"(?!\w)", re.I)
 _TABLE = re.compile(r"\btable\b", re.I)
 _SHOWN = re.compile(r"\b(?:calculated|computed|recorded|reported|provided|shown|included|"
-                    r"listed|presented|given|disclosed|covered|stated|available)\b", re.I)
+                    r"listed|presented|given|disclosed|covered|stated|available|highlighted)\b", re.I)
 # words that turn "which years" into a comparison or a condition: tableqa's question
 _NOT_STRUCTURE = re.compile(
-    r"\b(?:larg|high|great|small|low|exceed|negative|positive|increas|decreas|chang|differ|"
+    r"\b(?:larg|high(?!light)|great|small|low|exceed|negative|positive|increas|decreas|chang|differ|"
     r"growth|grew|rose|fell|declin|average|ratio|percent|most|least|top|bottom|than)\w*",
     re.I)
 # "amounts falling due after more than one year": a maturity bucket's name, not a comparison
@@ -73,7 +73,7 @@ _WHICH_PART = re.compile(
 _SUPERLATIVE = re.compile(r"\b(?:largest|highest|greatest|biggest|most|maximum|smallest|lowest|"
                           r"least|minimum)\b", re.I)
 _SUPER_MIN = re.compile(r"\b(?:smallest|lowest|least|minimum)\b", re.I)
-_COMPARE = re.compile(r"\b(?:larg|high|great|small|low|exceed|negative|positive|most|least|"
+_COMPARE = re.compile(r"\b(?:larg|high(?!light)|great|small|low|exceed|negative|positive|most|least|"
                       r"top|bottom|than)\w*", re.I)
 # a computed quantity: "the respective percentage of revenue" still names cells
 _CALC = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|sum|total "
@@ -134,6 +134,8 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return res, res is not None
     if kind == "new_items":
         return _new_items(question, lines), True
+    if kind == "count_periods":
+        return tablespans_items.row_periods(lines, count=True), True
     if kind in ("table_items", "table_dates"):
         return (tablespans_items.table_items(lines) if kind == "table_items" else
                 tablespans_items.table_dates(question, lines)), True
@@ -161,6 +163,8 @@ def _kind(question: str) -> str | None:
     if _PERIOD_Q.search(question) and (_TABLE.search(question) or _SHOWN.search(question)) \
             and not read.years(question) and not _COMPARE.search(question):
         return "periods"  # a change or a ratio may be the line's name; a comparison is not
+    if tablespans_items.asks_period_count(question):
+        return "count_periods"
     if _NOT_STRUCTURE.search(_BUCKET.sub(" ", question)):
         return None
     if _COMPONENT.search(question) and _CONSIST.search(question):
@@ -282,8 +286,8 @@ def _periods(question: str, lines: list[Line]):  # noqa: ANN202
     for ln in named:
         for y, c in ln.by_year.items():
             years.setdefault(y, (ln.col_order.get(y, 0), c))
-    if not years:
-        return None
+    if not years:  # no column is a year: the rows may be ("2020", ..., "Thereafter")
+        return tablespans_items.row_periods(lines) if named is lines else None
     order = sorted(years, key=lambda y: (years[y][0], -y))
     b = _Builder()
     refs = [b.commit(years[y][1], f"period {y}") for y in order]
@@ -302,8 +306,6 @@ def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN2
     if len(found) != 1:
         return None  # none adds up, or two lines of that name do: not guessed at
     total, block = found[0]
-    if _block(block[0], lines) is not None:
-        return None  # a running total (an earlier subtotal plus adjustments): all, or these?
     if _KINDS.search(question):
         # a deduction ("Allowance for doubtful accounts" under receivables, opposite in sign
         # to the total in every year) is part of the sum but not a kind of the total

@@ -106,3 +106,42 @@ def table_dates(question: str, lines: list):  # noqa: ANN201 - a `TableResolved`
     sent = f"The table's columns are dated {ts._join(names)} " + "".join(  # noqa: SLF001
         f"[{r}]" for r in refs) + "."
     return b.done("periods", names, sent)
+
+
+# a row naming a period of a maturity schedule: "2020", "2021-2022", "Thereafter"
+_ROW_PERIOD = re.compile(r"^\s*(?:(?:fiscal\s+)?(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)?\d{2,4})?|"
+                         r"thereafter|later years|beyond)\s*$", re.I)
+_PERIOD_COUNT_Q = re.compile(r"^\s*how many\s+(?:years|periods)\b[^?]*\btable\b", re.I)
+
+
+def asks_period_count(question: str) -> bool:
+    """"How many periods are highlighted in the table?"."""
+    return bool(_PERIOD_COUNT_Q.search(question))
+
+
+def row_periods(lines: list, count: bool = False):  # noqa: ANN201 - a `TableResolved` or None
+    """The periods a maturity schedule states in its rows ("2020", ..., "2024", "Thereafter"
+    above "Total lease payments"), or their number: the only table's first rows, while their
+    labels are years, year ranges or "Thereafter" — at least two, one a year. A table whose
+    columns are years is `tablespans._periods`' own reading; a table whose first row is no
+    period is not read here."""
+    from hyrag.answer import tablespans as ts
+
+    if len({ln.table for ln in lines}) != 1:
+        return None
+    run = []
+    for ln in lines:
+        if not _ROW_PERIOD.match(ln.label or ""):
+            break
+        run.append(ln)
+    if len(run) < 2 or not any(re.search(r"\d", ln.label) for ln in run):
+        return None
+    b = ts._Builder()  # noqa: SLF001
+    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
+                     f"period {ln.label}") for ln in run]
+    names = [ln.label.strip() for ln in run]
+    sent = f"The table's rows are the periods {ts._join(names)} " + "".join(  # noqa: SLF001
+        f"[{r}]" for r in refs) + "."
+    if count:
+        return b.done("count_components", float(len(names)), sent, b.count(refs, names))
+    return b.done("periods", names, sent)
