@@ -450,8 +450,7 @@ def _under_heading(question: str, lines: list[Line], *, count: bool):  # noqa: A
         return None
     head, rows = found
     b = _Builder()
-    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
-                     f"line under {head}") for ln in rows]
+    refs = [b.commit(tablespans_items.first_cell(ln), f"line under {head}") for ln in rows]
     names = [re.sub(r"(?<=[a-z]{3})\d{1,2}$", "", ln.label) for ln in rows]  # footnote 1
     sent = f"Under {head.rstrip(':')}: {_join(names)} {''.join(f'[{r}]' for r in refs)}."
     if count:

@@ -28,6 +28,11 @@ _ITEMS_Q = re.compile(
 _FOOTNOTE = re.compile(r"(?<=[a-z]{3})\d{1,2}$")  # "Incentive schemes1": a footnote mark
 
 
+def first_cell(ln) -> dict:  # noqa: ANN001 - a `tablespans.Line`
+    """A line's figure in the first column that has one: the cell its evidence cites."""
+    return ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))]
+
+
 def asks_items(question: str) -> bool:
     """Whether the question asks which line items the table lists."""
     return bool(_ITEMS_Q.search(question))
@@ -51,10 +56,8 @@ def table_items(lines: list):  # noqa: ANN201 - a `TableResolved` or None
     if {id(ln) for ln in block} != {id(ln) for ln in lines[:-1]}:
         return None  # a labelled line outside the sum: the table lists more than its parts
     b = ts._Builder()  # noqa: SLF001
-    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
-                     "line item of the table") for ln in block]
-    tref = b.commit(total.by_col[min(total.by_col, key=lambda k: total.col_pos.get(k, 0))],
-                    "the table's total")
+    refs = [b.commit(first_cell(ln), "line item of the table") for ln in block]
+    tref = b.commit(first_cell(total), "the table's total")
     names = [_FOOTNOTE.sub("", ln.label) for ln in block]
     sent = (f"The table lists {ts._join(names)} {''.join(f'[{r}]' for r in refs)}, "  # noqa: SLF001
             f"which add up to {total.label or 'its total'} [{tref}].")
@@ -137,8 +140,7 @@ def row_periods(lines: list, count: bool = False):  # noqa: ANN201 - a `TableRes
     if len(run) < 2 or not any(re.search(r"\d", ln.label) for ln in run):
         return None
     b = ts._Builder()  # noqa: SLF001
-    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
-                     f"period {ln.label}") for ln in run]
+    refs = [b.commit(first_cell(ln), f"period {ln.label}") for ln in run]
     names = [ln.label.strip() for ln in run]
     sent = f"The table's rows are the periods {ts._join(names)} " + "".join(  # noqa: SLF001
         f"[{r}]" for r in refs) + "."
