@@ -106,7 +106,9 @@ def table_dates(question: str, lines: list):  # noqa: ANN201 - a `TableResolved`
     b = ts._Builder()  # noqa: SLF001
     refs = [b.commit(c, f"column {name}") for _, name, c in found]
     names = [name for _, name, _ in found]
-    sent = f"The table's columns are dated {ts._join(names)} " + "".join(  # noqa: SLF001
+    # the sentence states each date as the cells' period ("2018-01-01"), which grounds it
+    iso = [f"{y:04d}-{m + 1:02d}-{d:02d}" for (y, m, d), _, _ in found]
+    sent = f"The table's columns are dated {ts._join(iso)} " + "".join(  # noqa: SLF001
         f"[{r}]" for r in refs) + "."
     return b.done("periods", names, sent)
 

@@ -171,8 +171,10 @@ def dated(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_the_dates_a_tables_columns_state(dated) -> None:  # noqa: ANN001
-    res, _ = spans(dated, "What are the 3 dates listed in the table in chronological order?")
-    assert res.answer == ["January 1, 2018", "December 31, 2018", "December 31, 2019"]
+    ans, ta = ask_with_table_answer(dated, "What are the 3 dates listed in the table in "
+                                           "chronological order?")
+    assert ans.decision == "answer", ans.text  # the dates are grounded in the cells' periods
+    assert ta["value"] == ["January 1, 2018", "December 31, 2018", "December 31, 2019"]
     res, _ = spans(dated, "Which dates are shown in the table?")
     assert res.answer == ["December 31, 2019", "December 31, 2018", "January 1, 2018"]
     res, owned = spans(dated, "What are the 4 dates listed in the table?")
