@@ -40,7 +40,8 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
     if asks_period and not read and not any(_year_like(f) for f in facts):
         return ("the question asks for a period, and the evidence holds figures for periods "
                 "without an operation that picks one of them")
-    if asks_for_explanation(question) and not structure and not quoted:
+    if asks_for_explanation(question) and not structure and not quoted and not \
+            _names_the_line(question, facts):
         return ("the question asks for an explanation or a description, which the offline "
                 "engine does not compose from figures; it would need the passage itself")
     if not read and parsed.operation in COMBINING and not derivations and not any(
@@ -119,6 +120,15 @@ def asks_for_comparison(question: str) -> bool:
     """The question asks for a change, difference, ratio or share of figures (see
     `_COMPARISON`), so a lookup of one of them does not answer it."""
     return bool(_COMPARISON.search(question))
+
+
+def _names_the_line(question: str, facts: Sequence) -> bool:
+    """Whether every explanation phrase the question uses is part of the name of the line it
+    was answered from: "Net (loss) income *attributable to* common stock in 2019" names that
+    line ("Net (loss) income attributable to common stock ..."), and asks for its figure."""
+    labels = [" ".join(str(f.entity or "").lower().split()) for f in facts]
+    found = [" ".join(m.group(0).lower().split()) for m in _EXPLAIN.finditer(question)]
+    return bool(found and labels) and all(any(p in lab for lab in labels) for p in found)
 
 
 def asks_for_explanation(question: str) -> bool:

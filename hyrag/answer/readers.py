@@ -14,7 +14,9 @@ those of every other answer:
 1. `tablespans` — questions about a table's structure (its periods, the lines that add up to a
    total, several named cells at once). It goes first: a structure question it declines on
    purpose is abstained on rather than answered with a figure.
-2. `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
+2. `tablespans_headings.heading_total` — "total <a section heading> in <year>", when the
+   heading's rows close on an unlabelled line that sums them (no line is named "Total ...");
+   then `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
    direct answer when the question asks "in which year", since a figure is no answer to it.
    A line-item question it declines stays declined.
 3. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
@@ -24,7 +26,9 @@ those of every other answer:
    in a column) over its row's Total column or its column's total line; only where no reader
    above answered (a line-item share of one period is `tableqa`'s).
 5. `tableqa_grid` — one cell of a table without periods (the row and the column the
-   question names), when nothing above answered and the parser found no direct evidence.
+   question names), when nothing above answered and the parser found no direct evidence —
+   also for a line-item question `tableqa` declined for naming no year ("the total capital
+   leases": the line's "Total" column).
 6. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
 
@@ -83,6 +87,10 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
     # table's line may be what the question names; a sentence stating the amount stands
     cells_direct = direct and not all(f.kind == "text" and f.value is None for f in facts)
     if tq is None and not spans_owned:
+        from hyrag.answer.tablespans_headings import heading_total
+
+        tq = heading_total(question, con)
+    if tq is None and not spans_owned:
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
     if tq is None and not owned:
@@ -93,7 +101,9 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
         from hyrag.answer import tableqa_shares
 
         tq = tableqa_shares.resolve(question, con)
-    if tq is None and not owned and not direct:
+    # a line-item question the line-item reader owned but declined for want of a period
+    # ("the total capital leases": no year named) may name a column without one ("Total")
+    if tq is None and not direct and (not owned or not tableqa_read.years(question)):
         from hyrag.answer import tableqa_grid
 
         tq = tableqa_grid.resolve(question, con)

@@ -347,6 +347,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     label = best_label
     quoted = [lab for sc, lab in ranked if sc >= 2.0]
     quoted = [lab for lab in quoted if not any(tr.content(lab) < tr.content(o) for o in quoted)]
+    # the line's own name written another way ("Current year1" beside "Current year" under
+    # another heading, which the headings already decided against) is no second line named
+    quoted = [lab for lab in quoted if lab == label or tr.content(lab) != tr.content(label)]
     if op == "lookup" and (_TOTAL.search(read.neutral(question, label)) and (
             len(uniq_years) >= 2 or _ALL.search(question)) or _TOTAL.search(question)
             and _OVER_SPAN.search(question)):

@@ -50,24 +50,56 @@ def _read(con) -> dict[str, list[dict]]:  # noqa: ANN001
     return out
 
 
+# currency units a column header states ("RMB'Million") beside those of `layout.PERIOD_WORDS`
+_CURRENCIES = {"rmb", "cny", "hkd", "jpy", "aud", "cad", "chf", "inr", "sgd", "krw", "sek",
+               "nok", "dkk", "nzd", "zar", "brl"}
+
+
 def _core(col: str) -> set[str]:
-    return {w for w in tr.content(col) if w not in layout.PERIOD_WORDS}
+    return {w for w in tr.content(col) if w not in layout.PERIOD_WORDS | _CURRENCIES}
+
+
+_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def _dated(question: str, cells: list[dict]) -> list[dict] | None:
+    """The cells under the section heading that dates them as the question does ("As at 31
+    December 2019" above the rows, "as at 31 December 2019" in the question): a balance
+    table repeated per date under dated headings has its period in the heading, not in its
+    columns. None when the question names a year no heading of the table states alone (every
+    year, every month and every day number of the heading must be the question's)."""
+    ys = set(read.years(question))
+    low = question.lower()
+    keep = []
+    for h in {layout.heading(c) for c in cells} - {""}:
+        hy = set(read.years(h))
+        if not hy or hy != ys:
+            continue
+        if any(m.group(0).lower()[:3] not in low for m in _MONTH.finditer(h)):
+            continue
+        if any(not re.search(rf"\b{d}\b", low) for d in re.findall(r"\b\d{1,2}\b", h)):
+            continue
+        keep.append(h)
+    if len(keep) != 1:
+        return None
+    return [c for c in cells if layout.heading(c) == keep[0]]
 
 
 def resolve(question: str, con):  # noqa: ANN001, ANN201
     """A `tableqa.Resolved` lookup of one cell of a table without periods, or None."""
     from hyrag.answer.tableqa import Resolved
 
-    if read.years(question) or re.search(r"\b(?:19|20)\d{2}\b", question):
-        return None
-    q = tr.content(question)
+    dated = bool(read.years(question) or re.search(r"\b(?:19|20)\d{2}\b", question))
+    q = tr.content(question) - (_dates_words(question) if dated else set())
     rf_tables = {c["table_name"] for t in rolled.tables(con) for cs in t.cols.values()
                  for c in cs.values()}
     found = []
     for name, cells in grids(con).items():
         if name in rf_tables:
             continue
-        got = _cell(question, q, cells)
+        if dated and (cells := _dated(question, cells)) is None:  # type: ignore[assignment]
+            continue  # a period: only a dated heading of the table can state it
+        got = _cell(question, q, cells, full=dated)
         if got is not None:
             found.append(got)
     if len(found) != 1:
@@ -92,8 +124,17 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
     return Resolved([req], verdicts, store, [], "lookup", answer, scale, 1.0, residue)
 
 
-def _cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
-    """(cell, row label, column, residue) the question names in one table, or None."""
+def _dates_words(question: str) -> set[str]:
+    """The words of the question's dates ("as at 31 December 2019"): the heading's, not the
+    row's or the column's."""
+    return {tr.stem(w.lower()) for w in _MONTH.findall(question)} | {"as", "at"}
+
+
+def _cell(question: str, q: set[str], cells: list[dict], full: bool = False) -> tuple | None:
+    """(cell, row label, column, residue) the question names in one table, or None. `full`:
+    every word of the row's label must be the question's (a dated section's rows are
+    siblings — "Monetary assets, current" and "non-current" — which a partial name does not
+    tell apart: "the total monetary assets" is their sum, not the current ones)."""
     cols = {c["attribute"] or "" for c in cells}
     named = [c for c in cols if _core(c) and _core(c) <= q]
     if not named:
@@ -108,6 +149,8 @@ def _cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
     if not ranked or len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
         return None
     lab = ranked[0][1]
+    if full and not tr.content(lab) <= rest:
+        return None
     hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == col]
     if len(hit) != 1 or len({layout.row(c) for c in cells if tr.label(c) == lab}) != 1:
         return None  # the label names no cell of that column, or two rows

@@ -133,8 +133,9 @@ def under_named_heading(ranked: list[tuple[float, str]], cells: list[dict],
             ranked = sorted(ranked, key=lambda x: x[1] != win)
     top = tr.content(ranked[0][1])
     for i, (sc, lab) in enumerate(ranked[1:], 1):
-        if sc < 2.0:
-            continue  # only a line the question quotes in full
+        if sc < 2.0 or tr.content(lab) == top:
+            continue  # only a line the question quotes in full; one named as the top line
+            # is that line written another way, which the headings above already decided
         if any(top <= tr.content(x) for x in heads.get(lab, ())):
             return [ranked[i], *ranked[:i], *ranked[i + 1:]]
     return ranked

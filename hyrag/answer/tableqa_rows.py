@@ -252,8 +252,10 @@ def _labels(cells: list[dict]) -> tuple[dict, dict, dict]:
 
 def phrase(s: str) -> str:
     """A label or question as plain words: "Sales per square metre ($)" -> "sales per square
-    metre", so a label's notes and punctuation do not hide that the question quotes it."""
-    s = re.sub(r"\([^)]*\)?", " ", s.lower().replace("’", "'"))
+    metre", so a label's notes and punctuation do not hide that the question quotes it; nor
+    does a footnote mark glued to its end ("Current year1"), as in `words`."""
+    s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", s.lower().replace("’", "'"))
+    s = re.sub(r"\([^)]*\)?", " ", s)
     return " ".join(re.findall(r"[a-z0-9]+", s))
 
 

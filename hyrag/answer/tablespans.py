@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
+from hyrag.answer import tablespans_items
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tablespans_headings import heading_rows
+from hyrag.answer.tablespans_headings import heading_rows, sole_lines
 from hyrag.answer.tools import Derivation, Operand
 from hyrag.answer.warrant import Verdict
 from ingest.numbers import decimals_shown
@@ -48,12 +49,15 @@ _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:fina
                        r"(?!\w)", re.I)
 _TABLE = re.compile(r"\btable\b", re.I)
 _SHOWN = re.compile(r"\b(?:calculated|computed|recorded|reported|provided|shown|included|"
-                    r"listed|presented|given|disclosed|covered|stated|available)\b", re.I)
+                    r"listed|presented|given|disclosed|covered|stated|available|highlighted)\b", re.I)
 # words that turn "which years" into a comparison or a condition: tableqa's question
 _NOT_STRUCTURE = re.compile(
-    r"\b(?:larg|high|great|small|low|exceed|negative|positive|increas|decreas|chang|differ|"
+    r"\b(?:larg|high(?!light)|great|small|low|exceed|negative|positive|increas|decreas|chang|differ|"
     r"growth|grew|rose|fell|declin|average|ratio|percent|most|least|top|bottom|than)\w*",
     re.I)
+# "amounts falling due after more than one year": a maturity bucket's name, not a comparison
+_BUCKET = re.compile(r"\b(?:more|less|greater|fewer)\s+than\s+(?:one|two|three|four|five|\d+)\s+"
+                     r"(?:years?|months?|days?)\b", re.I)
 _COMPONENT = re.compile(r"\b(?:components?|items?|elements?|constituents?|categories|category|"
                         r"types?|kinds?|parts?)\b", re.I)
 _CONSIST = re.compile(r"\b(?:consists? of|comprised? of|comprises?|made up of|mak(?:e|es|ing) "
@@ -69,7 +73,7 @@ _WHICH_PART = re.compile(
 _SUPERLATIVE = re.compile(r"\b(?:largest|highest|greatest|biggest|most|maximum|smallest|lowest|"
                           r"least|minimum)\b", re.I)
 _SUPER_MIN = re.compile(r"\b(?:smallest|lowest|least|minimum)\b", re.I)
-_COMPARE = re.compile(r"\b(?:larg|high|great|small|low|exceed|negative|positive|most|least|"
+_COMPARE = re.compile(r"\b(?:larg|high(?!light)|great|small|low|exceed|negative|positive|most|least|"
                       r"top|bottom|than)\w*", re.I)
 # a computed quantity: "the respective percentage of revenue" still names cells
 _CALC = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|sum|total "
@@ -130,6 +134,11 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return res, res is not None
     if kind == "new_items":
         return _new_items(question, lines), True
+    if kind == "count_periods":
+        return tablespans_items.row_periods(lines, count=True), True
+    if kind in ("table_items", "table_dates"):
+        return (tablespans_items.table_items(lines) if kind == "table_items" else
+                tablespans_items.table_dates(question, lines)), True
     return _components(question, lines, count=kind == "count_components"), True
 
 
@@ -154,7 +163,9 @@ def _kind(question: str) -> str | None:
     if _PERIOD_Q.search(question) and (_TABLE.search(question) or _SHOWN.search(question)) \
             and not read.years(question) and not _COMPARE.search(question):
         return "periods"  # a change or a ratio may be the line's name; a comparison is not
-    if _NOT_STRUCTURE.search(question):
+    if tablespans_items.asks_period_count(question):
+        return "count_periods"
+    if _NOT_STRUCTURE.search(_BUCKET.sub(" ", question)):
         return None
     if _COMPONENT.search(question) and _CONSIST.search(question):
         if _COUNT.search(question):
@@ -162,7 +173,9 @@ def _kind(question: str) -> str | None:
         if _WHAT.search(question) and not re.search(r"\b(?:what|which)\s+(?:is|was)\b",
                                                    question, re.I):
             return "components"
-    return None
+    if tablespans_items.asks_items(question):
+        return "table_items"
+    return "table_dates" if tablespans_items.asks_dates(question) else None
 
 
 _LINES: dict[tuple, list[Line]] = {}
@@ -227,7 +240,8 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
     names none, None when its words name a line only partly (a guess would be wrong). For a
     total (`totals`) every word of its label but "total" / "gross" must be the question's."""
     q = tr.content(question)  # noqa: SLF001
-    cells = [c for ln in lines if ln.label for c in ln.by_year.values()]
+    # a line's figures by year; a table whose columns are no one year ("2018/2019") by column
+    cells = [c for ln in lines if ln.label for c in (ln.by_year or ln.by_col).values()]
     ranked = tr.rank_rows(cells, q | _TOTAL_WORDS if totals else q, question)  # noqa: SLF001
     if totals:
         ranked = [(sc, lab) for sc, lab in ranked
@@ -272,8 +286,8 @@ def _periods(question: str, lines: list[Line]):  # noqa: ANN202
     for ln in named:
         for y, c in ln.by_year.items():
             years.setdefault(y, (ln.col_order.get(y, 0), c))
-    if not years:
-        return None
+    if not years:  # no column is a year: the rows may be ("2020", ..., "Thereafter")
+        return tablespans_items.row_periods(lines) if named is lines else None
     order = sorted(years, key=lambda y: (years[y][0], -y))
     b = _Builder()
     refs = [b.commit(years[y][1], f"period {y}") for y in order]
@@ -393,13 +407,15 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
             and own <= tr.content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
     rows = [ln for ln in rows if not any(  # the more specific of two nested labels
         tr.content(ln.label) < tr.content(o.label) for o in rows)]  # noqa: SLF001
+    sole = sole_lines(tr.content(question), lines) if not rows else {}  # noqa: SLF001
+    rows = rows or [ln for ln in lines if id(ln) in sole]  # lines named by their own heading
     if not rows:
         return None, False
     rows = [ln for lab in dict.fromkeys(ln.label for ln in rows) for ln in _under_named_heading(
         [x for x in rows if x.label == lab], tr.content(question))]  # noqa: SLF001
     if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
         return None, True  # a label two rows hold, or rows of two tables
-    named = {w for ln in rows for w in _tokens(ln.label)}  # a word naming a row names no column
+    named = {w for ln in rows for w in _tokens(sole.get(id(ln), ln.label))}  # names no column
     pos = {k: _at(qt, h) for k in rows[0].by_col
            if (h := [w for w in _tokens(k) if w not in _GLUE]) and not set(h) <= named}
     cols = [k for k, i in pos.items() if i is not None]
@@ -408,7 +424,8 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     if len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
         return None, False  # not one line of cells: another reader's question
     if len(rows) > 1:
-        order = sorted(rows, key=lambda ln: tr.position(question, ln.label))  # noqa: SLF001
+        order = sorted(rows, key=lambda ln: tr.position(  # noqa: SLF001
+            question, sole.get(id(ln), ln.label)))
         cs = [ln.by_col.get(cols[0]) for ln in order]
     else:
         cs = [rows[0].by_col.get(k) for k in sorted(cols, key=lambda k: pos[k] or 0)]
@@ -433,8 +450,7 @@ def _under_heading(question: str, lines: list[Line], *, count: bool):  # noqa: A
         return None
     head, rows = found
     b = _Builder()
-    refs = [b.commit(ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))],
-                     f"line under {head}") for ln in rows]
+    refs = [b.commit(tablespans_items.first_cell(ln), f"line under {head}") for ln in rows]
     names = [re.sub(r"(?<=[a-z]{3})\d{1,2}$", "", ln.label) for ln in rows]  # footnote 1
     sent = f"Under {head.rstrip(':')}: {_join(names)} {''.join(f'[{r}]' for r in refs)}."
     if count:
