@@ -192,6 +192,10 @@ class AnswerEngine:
             facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
             max_unexplained=self.settings.answer_max_unexplained,
             quoted=tq is not None and tq.operation == "prose_span")
+        if decision == "answer" and reading.declined and not no_answer:
+            no_answer = ("the line-item reader declined the question (its figures are not one "
+                         "line's, or not what is asked), and the figures found directly do not "
+                         "answer it")
         if no_answer:
             decision, reason = "abstain", no_answer
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:
@@ -418,6 +422,10 @@ class AnswerEngine:
                 # a growth compares one line item across periods: from International's 2018
                 # to Foodservice's 2019 is no growth of anything (the guard then abstains)
                 if len({v.requirement.entity for v in verdicts}) > 1:
+                    return []
+                if op == "growth" and not guards.asks_rate(parsed.question or ""):
+                    # "how much is the change in additions from 2018 to 2019" asks for the
+                    # amount it moved by, not a percentage: no growth rate answers it
                     return []
                 return [growth(ops[0], ops[-1])]
             if op == "cagr":

@@ -45,8 +45,8 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
         return ("the question asks for an explanation or a description, which the offline "
                 "engine does not compose from figures; it would need the passage itself")
     if not read and parsed.operation in COMBINING and not derivations and not any(
-            f.kind == "sql" for f in facts) and (n_requirements >= 2 or
-                                                 not any(_states_combination(f) for f in facts)):
+            f.kind == "sql" for f in facts) and (n_requirements >= 2 or not any(
+                _states_combination(f, parsed.operation) for f in facts)):
         return (f"the question asks for a {parsed.operation} of the figures, and the evidence "
                 "found does not compute it (the figures alone are no answer)")
     if not read and parsed.operation in ("max", "min") and not parsed.group_by and _ASKS_NAME.search(
@@ -58,6 +58,12 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
             _YEAR.search(_labels(facts[0])):
         return ("the question asks for an average over the periods, and the evidence is one "
                 "period's figure, not their average")
+    if not read and facts and not _ASKS_SHARE.search(question) and all(
+            _share_column_of_line(f) for f in facts if f.kind == "cell") and any(
+            f.kind == "cell" for f in facts):
+        return ("the figures come from a percentage column whose words only repeat the line's "
+                "(\"% of total revenue\" of \"Total cost of revenue\"), and the question asks "
+                "for no percentage: the line's amount may be what it names")
     loose = [] if read else unexplained(parsed.residual, evidence_texts(facts))
     if len(loose) > max_unexplained:
         return (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "
@@ -83,6 +89,22 @@ _AVERAGE = re.compile(r"\b(?:average|mean|avg)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bf(?:y|iscal)?\s?'?\d{2}\b", re.I)
 
 
+_ASKS_SHARE = re.compile(r"percent|%|\b(?:share|proportion|portion|ratio|weight)s?\b", re.I)
+
+
+def _share_column_of_line(f) -> bool:  # noqa: ANN001 - commitment.Fact
+    """A figure from a percentage column ("% of total revenue") whose words the line's own
+    label already says ("Total cost of revenue"): a question naming the line names no column
+    by those words, and the line's amount beside it is as much what it asks for."""
+    from hyrag.answer.tableqa_layout import share_column
+    from hyrag.answer.tableqa_rows import content
+
+    if not share_column(f.attribute or ""):  # its header says so, not only its cells
+        return False
+    words = content(f.attribute or "")
+    return bool(words) and words <= content(f.entity or "")
+
+
 def _labels(f) -> str:  # noqa: ANN001 - commitment.Fact
     """What a committed figure is labelled with: its line, its column, its period."""
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
@@ -103,7 +125,14 @@ _COMBINED = re.compile(r"ratio|share|percent|proportion|rate|margin|growth|chang
                        r"cagr|yield|per\b|%", re.I)
 
 
-def _states_combination(f) -> bool:  # noqa: ANN001 - commitment.Fact
+# a stored difference is named one: a rate or a percentage ("Domestic 4.00%") is no
+# difference between two figures ("the domestic and international discount rates")
+_DIFFERENCE = re.compile(r"differen|change|variance|gap|spread|increase|decrease|vs\b", re.I)
+
+
+def _states_combination(f, operation: str = "") -> bool:  # noqa: ANN001 - commitment.Fact
+    if operation == "difference":
+        return bool(_DIFFERENCE.search(f"{f.entity or ''} {f.attribute}"))
     return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))
 
 
@@ -129,6 +158,17 @@ def _names_the_line(question: str, facts: Sequence) -> bool:
     labels = [" ".join(str(f.entity or "").lower().split()) for f in facts]
     found = [" ".join(m.group(0).lower().split()) for m in _EXPLAIN.finditer(question)]
     return bool(found and labels) and all(any(p in lab for lab in labels) for p in found)
+
+
+# a rate of change asked for, not the amount a figure moved by ("the change in additions")
+_RATE = re.compile(r"percent|%|\bgr[eo]w|\brate\b|\bcagr\b", re.I)
+
+
+def asks_rate(question: str) -> bool:
+    """The question asks for a rate of change (a percentage, a growth, a CAGR): "the change
+    in X from 2018 to 2019" without one asks how much X moved by, which a growth rate does
+    not answer."""
+    return bool(_RATE.search(question))
 
 
 def asks_for_explanation(question: str) -> bool:

@@ -52,6 +52,10 @@ class Reading:
     result: object | None  # a `tableqa.Resolved`-shaped answer of the first reader, or None
     structure: bool = False
     asks_period: bool = False
+    # the parser's direct cells were set aside for the line-item reader (they do not compute
+    # what is asked, or stand for one of two lines named alike), and it declined: the direct
+    # figures are no answer either
+    declined: bool = False
 
 
 def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
@@ -86,6 +90,19 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
     # contracts had the economic effect of ...") does not stop the line-item reader: the
     # table's line may be what the question names; a sentence stating the amount stands
     cells_direct = direct and not all(f.kind == "text" and f.value is None for f in facts)
+    set_aside = cells_direct and (
+        parsed.operation == "growth" and not guards.asks_rate(question) or
+        parsed.operation in ("growth", "difference", "average", "share") and
+        len({f.claim_id for f in facts if f.kind == "cell"}) == 1 and
+        all(f.kind in ("cell", "text") for f in facts) or
+        _tied(question, con, facts) or _disagree(facts))
+    if set_aside:
+        # the engine computes no growth rate for "the change in X"; nor any combination
+        # from the one figure it found ("the average percentage of net revenues of OEM"
+        # matched one column); nor is its line one of two the question names alike; nor do
+        # its cells disagree (one line under two period headings the parser saw as one): the
+        # line-item reader reads the line's figures itself
+        cells_direct = False
     if tq is None and not spans_owned:
         from hyrag.answer.tablespans_headings import heading_total
 
@@ -116,4 +133,27 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
         from hyrag.answer import prose_spans
 
         tq = prose_spans.resolve(question, con)
-    return Reading(tq, spans_owned, year_q)
+    return Reading(tq, spans_owned, year_q, declined=set_aside and tq is None and owned)
+
+
+def _disagree(facts: Sequence) -> bool:
+    """Whether two direct cells for one requirement state different figures ("Leasehold,
+    external valuation": 23% under "Year ended 30 June 2019", 60% under "... 2018")."""
+    seen: dict[str, set] = {}
+    for f in facts:
+        if f.kind == "cell" and getattr(f, "requirement", None):
+            seen.setdefault(f.requirement, set()).add(getattr(f, "value", None))
+    return any(len(v) > 1 for v in seen.values())
+
+
+def _tied(question: str, con, facts: Sequence) -> bool:  # noqa: ANN001
+    """Whether a direct cell stands for one of two lines the question names equally well and
+    neither in full (`tableqa_layout.tied_lines`)."""
+    from hyrag.answer import tableqa_layout, tableqa_rows
+
+    lines = {getattr(f, "entity", None) for f in facts if f.kind == "cell"} - {None}
+    if not lines:
+        return False
+    q = tableqa_rows.content(question)
+    ranked = tableqa_rows.rank_rows(tableqa_rows.cells(con), q, question)
+    return tableqa_layout.tied_lines(ranked, q) and bool(lines & {lab for _, lab in ranked[:2]})

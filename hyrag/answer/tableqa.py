@@ -31,7 +31,12 @@ reads such a table:
   the one the question names, and a question naming a sibling section ("non-current" for a
   line under "Current:") is not answered from the row; a variance or "% of total"
   column beside the periods is a measure of its own, and a column under a group header belongs
-  to that group; of a year's opening and closing columns, the year means its close.
+  to that group; of a year's opening and closing columns, the year means its close;
+- column groups ("Financial assets" | "Financial liabilities" over the same years, "USD
+  denominated" | "Non-USD denominated" under one period heading each): a question naming a
+  group reads that group's columns (the one it names most fully), and the group's words
+  explain the question's; naming none where the groups differ, naming another group than the
+  line's figure is in, or saying one word for both the group and the line, is not answered.
 
 A question that asks two operations at once, names more than its line item and period
 explain, reads as a share above 100%, or leaves a reading open — which of two rows or two
@@ -78,6 +83,7 @@ class Resolved:
     residue: int = 0  # content words of the question no row label explains
 
 
+_COUNT_WORDS = frozenset({"number"})
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
 # a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"
@@ -117,7 +123,7 @@ def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:  # noqa:
 _INDEX: dict[tuple, tuple] = {}
 
 
-def _index(con) -> tuple[dict, dict, dict]:  # noqa: ANN001
+def _index(con) -> tuple[dict, dict, dict, frozenset]:  # noqa: ANN001
     """The cells of `tr.cells(con)` by label and year, by label and exact period, and each
     label's measures: the same for every question of a view, so built once per view (it cost
     ~100 ms per line-item question on the sample knowledge base's ten thousand cells)."""
@@ -131,7 +137,8 @@ def _index(con) -> tuple[dict, dict, dict]:  # noqa: ANN001
         if (y is not None or c.get("span_period")) and not c.get("header_period"):
                 by_key.setdefault(tr.label(c), {}).setdefault(c["time_key"], []).append(c)
         attrs.setdefault(tr.label(c), set()).add(layout.measure(c))
-    return by_label, by_key, attrs
+    groups = frozenset(frozenset(layout.measure(c, core=True).split()) for c in tr.cells(con))
+    return by_label, by_key, attrs, groups - {frozenset()}
 
 
 def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN001, C901, PLR0911, PLR0912
@@ -140,23 +147,40 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         return None
     q = tr.content(question) - {tr.stem(w.lower()) for w in re.findall(r"\bf[y]?\d{2}\b",
                                                                      question, re.I)}
-    ranked = layout.under_named_heading(tr.rank_rows(cells, q, question), cells, q)
+    # the words of the column group the question names ("non-USD denominated") name no line:
+    # said once, they are not also the "non" of "Monetary assets, non-current" — when the
+    # question names a line in full without them
+    gwords = layout.group_words(per_view(_INDEX, con, _index)[3], q, question)
+    ranked = tr.rank_rows(cells, q - gwords, question) if gwords else []
+    if not ranked or not tr.content(ranked[0][1]) <= q - gwords:
+        gwords, ranked = set(), tr.rank_rows(cells, q, question)
+    ranked = layout.under_named_heading(ranked, cells, q)
     if not ranked:
         return None
     best_label = ranked[0][1]
     heads = sorted({tr.heading(c) for c in cells if tr.label(c) == best_label} - {""})
-    op = read.operation(question, " ".join([best_label, *_quoted_ops(question, heads)]),
+    # the line's column headers too: "the average percentage of net revenues of OEM" quotes
+    # the columns' "(As percentage of net revenues)", which asks for no share to compute; a
+    # header of a word or two ("Change ($)") is a column of changes, and its word is still the
+    # question's operation
+    tops = sorted({a for c in cells if tr.label(c) == best_label
+                   if len(tr.words(a := c["attribute"] or "")) >= 3})
+    op = read.operation(question, " ".join([best_label, *_quoted_ops(question, heads + tops)]),
                         len(ranked))
     if op is None:
         return None
     state["owned"] = True
+    if _TOTAL.search(question) and layout.split_line(best_label, q - gwords, cells):
+        return None
+    if layout.tied_lines(ranked, q - gwords):
+        return None  # "IFRS9 opening balance": "Opening balance – IAS 39" or "– IFRS 9"?
     uniq_years = read.years(question)
     if op == "lookup" and len(uniq_years) >= 2 and _LISTED_YEARS.search(question) and not \
             _SPAN_WORDS.search(question):
         # "X in 2019 and 2018": one value per year, as for "respectively" — but not "from
         # 2018 and 2019" (a change) or "the total ... for 2018 and 2017" (maybe their sum)
         op = "each"
-    by_label, by_key, attrs = per_view(_INDEX, con, _index)  # read-only below
+    by_label, by_key, attrs, _ = per_view(_INDEX, con, _index)  # read-only below
     want_pct = bool(re.search(r"\bpercent|%", question, re.I)) and op != "change_ratio"
 
     explained: set[str] = set()  # words of a section heading a picked row was read under
@@ -173,6 +197,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         # after it ("Aug 31, 2019 | Aug 31, 2018 (1)") but only the first carries its words
         if layout.measure(c):
             return layout.measure(c, core)
+        if layout.named_column(c):
+            return ""  # a column of its own ("Amount" beside "% of total revenue")
         left = [x for ys in by_label.get(label, {}).values() for x in ys
                 if layout.row(x) == layout.row(c) and layout.measure(x)
                 and layout.col(x) < layout.col(c)]
@@ -188,14 +214,28 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             # when the question names it, and every word it uses must be explained by the row
             # and the column — a word left over ("revenue by customer") is a measure the table
             # does not hold; a question naming no measure reads the plain period columns
-            core = {id(c): set(group(c, label, core=True).split()) for c in cs}
+            # "Number of shares" is named by "the shares vested": a count's column needs
+            # no "number" said, as an amount's needs no "amount" (a stop word)
+            core = {id(c): set(group(c, label, core=True).split()) - _COUNT_WORDS for c in cs}
+            # named: every core word of its group in the question, and no word left over
+            # that another column's group uses (other words are the residue's to judge)
             named = [c for c in cs if core[id(c)] and core[id(c)] <= q and not (
-                q - tr.content(label) - set(group(c, label).split()) - tr.OPWORDS)]
+                (q - tr.content(label) - set(group(c, label).split()) - tr.OPWORDS)
+                & measure_words(label)) and not (
+                not want_pct and layout.share_column(c["attribute"], c["value_text"]) and core[id(c)] <= tr.content(label))]
             if len(named) > 1:
-                return None
+                # "non-USD denominated" names both "USD denominated" and "Non-USD
+                # denominated": the column it names in full is the one whose words say more
+                most = [c for c in named if not any(core[id(c)] < core[id(o)] for o in named)]
+                if len({group(c, label) for c in most}) != 1:
+                    return None
+                named = most
+            # words the section the line sits under explains ("license revenue" under "Cost
+            # of revenue:") do not name the "% of total revenue" column
+            sec = {w for c in cs for w in layout.section_words(c, cells)}
             if named:
                 cs = named
-            elif q & measure_words(label):
+            elif (q - sec) & measure_words(label):
                 return None  # it names a measure's words, but not one measure
             else:  # no measure named: the columns under no measure, else one measure's
                 free = [c for c in cs if not group(c, label)]
@@ -273,12 +313,21 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
     def done(derivs: list[Derivation], answer: object, scale: str,
              name: str) -> Resolved | None:
-        used = set().union(explained, *(tr.content(r.entity or "") for r in reqs))
+        # the words of the column group the cells were read under ("Appropriation of
+        # earnings" over 2018 | 2019) are as much the cells' names as the line's label
+        used = set().union(explained, *(tr.content(r.entity or "") for r in reqs),
+                           *(g.split() for g in groups_used))
         residue = len(q - used - tr.OPWORDS)
         if residue > tr.MAX_RESIDUE:
             return None  # the question says more than the line item and period explain
         if len(groups_used) > 1:
             return None  # the cells came from two measures' columns: not one line's figures
+        if layout.other_group(committed, {frozenset(group(c, tr.label(c), core=True).split())
+                                          for c in committed}, q, cells):
+            return None  # "non-USD" named, the line's only cell is in the "USD" column
+        if layout.word_said_once_for_two(
+                [(c, group(c, tr.label(c), core=True)) for c in committed], question, cells):
+            return None  # one "non" for both "Non-USD" and "non-current"?
         if layout.other_section(committed, q, cells) or layout.heading_as_line(committed):
             return None  # "non-current loans" read from the "Loans" line under "Current:"
         words = used | cell_words
@@ -472,8 +521,12 @@ def _quoted_ops(question: str, heads: list[str]) -> list[str]:
     for h in heads:
         hw = tr.words(h)
         for i, w in enumerate(hw):
-            at = max(0, min(i - 1, len(hw) - 3))  # three words around it, within the heading
-            if w in read.OP_WORDS and f" {' '.join(hw[at:at + 3])} " in qw:
+            if w not in read.OP_WORDS:
+                continue
+            # three words of the heading around it ("percentage of net" of "as percentage
+            # of net revenues"), the heading's own when it is shorter
+            ats = {max(0, min(a, len(hw) - 3)) for a in (i - 2, i - 1, i)}
+            if any(f" {' '.join(hw[at:at + 3])} " in qw for at in ats):
                 out.append(h)
                 break
     return out

@@ -1,6 +1,7 @@
 """How a line-item table lays out its cells, as `tableqa.py` reads them: the row and column a
 cell came from, the section a repeated label sits in, what a column measures beside its period,
-and the accounting brackets of a cost.
+the column groups a question names, the lines it names alike, and the accounting brackets of a
+cost.
 
 Split from `tableqa.py` to keep that module readable; the word helpers (`content`, `label`)
 are `tableqa_rows.py`'s, so every table reader compares the same words.
@@ -145,7 +146,8 @@ PERIOD_WORDS = {"ended", "ending", "end", "fiscal", "quarter", "period", "month"
                 "january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december", "jan", "feb", "mar", "apr",
                 "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "thousand",
-                "million", "billion", "usd", "eur", "gbp", "dollar", "u", "us", "nt", "restated",
+                "million", "billion", "usd", "eur", "gbp", "rmb", "cny", "hkd", "aud", "cad", "sgd",
+                "jpy", "chf", "inr", "dollar", "u", "us", "nt", "restated",
                 "reported", "actual", "audited", "unaudited", "full"}
 
 
@@ -169,6 +171,37 @@ def _measure(a: str, core: bool) -> str:  # asked of every cell per question: a 
     ws = {w for w in tr.content(re.sub(notes, " ", a)) if w not in PERIOD_WORDS
           and len(w) > 1}
     return " ".join(sorted(ws))
+
+
+def other_group(used: list[dict], groups: set[frozenset], q: set[str],
+                cells: list[dict]) -> bool:
+    """Whether the question names a column group of the read cells' table other than the one
+    they were read under: of the groups whose words the question uses, beyond the words of
+    the read lines' labels, the one it names most fully ("non-USD denominated" over "USD
+    denominated") must be theirs. A line with a figure in one group only ("Monetary assets,
+    non-current": 373 under "USD denominated", "–" under "Non-USD denominated") otherwise
+    answers a question about the other group with it."""
+    tables = {c["table_name"] for c in used}
+    said = {w for c in used for w in tr.content(tr.label(c))}
+    named = {frozenset(g) for x in cells if x["table_name"] in tables
+             if (g := set(measure(x, core=True).split())) and g <= q and g - said}
+    if not named:
+        return False
+    most = {g for g in named if not any(g < o for o in named)}
+    return not groups <= most
+
+
+def named_column(c: dict) -> bool:
+    """Whether a cell's column header names something beyond its period and notes: "Amount"
+    under "2018" does ("2018 Amount | 2018 % of total revenue"), "(1)" or the bare period of
+    a melted column does not. Only a column naming nothing of its own can belong to the group
+    heading to its left ("Net additions (losses) Aug 31, 2019 | Aug 31, 2018 (1)")."""
+    if c.get("header_period"):
+        return False
+    a = c["attribute"] or ""
+    if tr.content(a) == tr.content(tr.label(c)):
+        return False
+    return any(w not in PERIOD_WORDS and not w.isdigit() for w in tr.words(a))
 
 
 def col(c: dict) -> tuple[int, str]:
@@ -208,3 +241,63 @@ def bracketed(c: dict) -> bool:
 COST = re.compile(r"\b(?:costs?|expenses?|expenditures?|loss(?:es)?|charges?|used in|"
                   r"outflows?|allowances?|impairments?|depreciation|amortization|"
                   r"amortisation)\b", re.I)
+
+
+def tied_lines(ranked: list[tuple[float, str]], q: set[str]) -> bool:
+    """Whether the two lines the question names best are named equally well and neither in
+    full ("the IFRS9 opening balance" of "Opening balance – IAS 39" and "Opening balance –
+    IFRS 9"): which one is meant is not said."""
+    return len(ranked) >= 2 and ranked[0][0] == ranked[1][0] and not any(
+        tr.content(lab) <= q for _, lab in ranked[:2])
+
+
+def group_words(groups: frozenset, q: set[str], question: str) -> set[str]:
+    """The words, each said once, of the one column group (`layout.measure`) the question
+    names most fully: of "USD denominated" and "Non-USD denominated", "non-USD denominated
+    current monetary assets" names the second in full; its "non" is then the column's."""
+    named = [g for g in groups if g <= q]
+    most = [g for g in named if not any(g < o for o in named)]
+    if len(most) != 1:
+        return set()
+    said = [tr.stem(w) for w in tr.words(question)]
+    return {w for w in most[0] if said.count(w) == 1}
+
+
+def split_line(label: str, q: set[str], cells: list[dict]) -> bool:
+    """Whether a total the question asks for ("the total monetary assets") names a line only
+    in part ("Monetary assets, current") while another line of its table holds the same
+    words ("Monetary assets, non-current"): the total is theirs together, which no one
+    line states."""
+    own = tr.content(label)
+    hit = own & q
+    if not hit or own <= q:
+        return False
+    tables = {c["table_name"] for c in cells if tr.label(c) == label}
+    return any(tr.label(c) != label and hit <= tr.content(tr.label(c)) for c in cells
+               if c["table_name"] in tables)
+
+
+def share_column(attribute: str, value_text: str = "") -> bool:
+    """A percentage column ("% of total revenue", or its cells "45%"): named by the question
+    only when it asks for a percentage or says a word of the column the line's label does not
+    ("the average total cost of revenue" is the line's amount, not its share of revenue)."""
+    a = attribute or ""
+    return "%" in a or "percent" in a.lower() or "%" in (value_text or "")
+
+
+def word_said_once_for_two(read: list[tuple[dict, str]], question: str,
+                           cells: list[dict]) -> bool:
+    """Whether a word said once serves both a read cell's line and its column group, while
+    without it the line would be another line of the table: "non-USD denominated monetary
+    liabilities" read from "Monetary liabilities, non-current" under "Non-USD denominated"
+    ("Monetary liabilities, current" is the line without that "non"). Which one it names is
+    not said. A line whose words the group repeats ("Cash dividends" under "Cash dividend per
+    share") is no other line without them."""
+    said = [tr.stem(w) for w in tr.words(question)]
+    for c, group in read:
+        own = tr.content(tr.label(c))
+        both = {w for w in own & set(group.split()) if said.count(w) < 2}
+        if both and any(tr.content(tr.label(x)) == own - both for x in cells
+                        if x["table_name"] == c["table_name"]):
+            return True
+    return False

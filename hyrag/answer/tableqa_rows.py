@@ -52,7 +52,14 @@ def _words(s: str) -> tuple[str, ...]:
     return tuple(w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w))
 
 
+# one word for the sexes however a header or a question says them ("Men" columns, "a male
+# member"), as a plural is one word with its singular
+_SEXES = {"men": "male", "man": "male", "women": "female", "woman": "female"}
+
+
 def stem(w: str) -> str:
+    if w in _SEXES:
+        return _SEXES[w]
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
@@ -103,6 +110,7 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
     so the table was not melted, but a reader still sees the column as 2018)."""
     out = []
     year_rows: list[dict] = []
+    sectioned: list[dict] = []  # cells dated by the period heading of their section
     for c in map(dict, numeric_cells(con)):  # its own copies: periods are set below
         if not c["time_key"] and periods.span_key(c["attribute"] or ""):
             # "2018/2019": a fiscal year across two calendar years, only named as itself
@@ -114,12 +122,24 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
             continue
         elif not c["time_key"]:
             ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
+            if not ys and (c["entity"] or "").strip() and (y := _section_year(heading(c))):
+                c["time_key"] = y  # the rows under "As at 31 December 2019": that period's
+                sectioned.append(c)
+                continue
             if len(ys) != 1:
                 continue
             c["time_key"] = str(ys.pop())
             c["header_period"] = True  # the column is a period, not a measure of its own
         out.append(c)
     out += _schedule_rows(year_rows)
+    # a period heading counts where the table repeats its lines under two or more of them
+    # ("As at 31 December 2019" ... "As at 31 December 2018"); one heading above the whole
+    # table ("Year Ended December 31, 2019" over "Beginning of period | Increase | End of
+    # period") dates it, but its columns are then periods of their own, not measures
+    years: dict[str, set[str]] = {}
+    for c in sectioned:
+        years.setdefault(c["table_name"], set()).add(c["time_key"])
+    out += [c for c in sectioned if len(years[c["table_name"]]) > 1]
     return out
 
 
@@ -146,6 +166,25 @@ def _read_numeric(con) -> list[dict]:  # noqa: ANN001
         c["table_subject"] = subj.get(c["table_name"], "")
         out.append(c)
     return out
+
+
+_PERIOD_HEADING = re.compile(
+    r"\s*(?:(?:as\s+)?(?:at|of)\s+|(?:(?:fiscal\s+)?years?|periods?|six\s+months|twelve\s+months"
+    r"|quarters?)\s+(?:ended|ending)\s+)?(?:\d{1,2}\s+)?(?:[a-z]+\.?\s+)?(?:\d{1,2},?\s+)?"
+    r"((?:19|20)\d{2}):?\s*", re.I)
+
+
+def _section_year(h: str) -> str:
+    """The year a section heading that is nothing but a period names ("As at 31 December
+    2019", "Year ended 30 June 2018", "2019"): a table of measure columns ("USD denominated |
+    Non-USD denominated") repeated under one such heading per period holds, under each, that
+    period's figures. "" for any other heading."""
+    m = _PERIOD_HEADING.fullmatch(h or "")
+    if not m or (m.group(0).strip() != m.group(1) and not re.search(
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|at)\b",
+            h, re.I)):
+        return ""
+    return m.group(1)
 
 
 def _schedule_rows(cands: list[dict]) -> list[dict]:

@@ -59,6 +59,12 @@ def _is_amount(s: str) -> bool:
     return bool(s) and bool(_VALUE.match(s)) and not re.fullmatch(r"(?:19|20)\d{2}", s)
 
 
+_SCALES = (("billions", r"billion|[$€£]\s?bn\b"),
+           ("thousands", r"thousand|[$€£]\s?[’']?000|\b000s?\b|\$k\b"),
+           ("millions", r"million|[$€£]\s?m\b|\b(?:usd|eur|gbp)\s?m\b"))
+_SCALE_WORDS = "|".join(rx for _, rx in _SCALES)
+
+
 def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
     """The table as a DataFrame: leading rows without an amount are the header; each column's
     name joins its own header cells (a caption spanning the columns — "Years Ended December
@@ -81,16 +87,16 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
         # labels alone right under the column headings ("Current:", "Revenue:") head the
         # first rows' section, as the same rows lower down do: body rows, not captions
         k -= 1
-    head = rows[:k]
+    head = _spread_groups(rows[:k])
     caption = " ".join(r[0].strip() for r in head if r[0].strip())
-    spanning = [sum(1 for c in h[1:] if c.strip()) <= 1 and width > 2 for h in head]
+    # a caption spans the columns: one heading alone in its row, or one scale repeated over
+    # every column ("RMB'Million | RMB'Million | ..."), which says the same of each of them
+    spanning = [width > 2 and (sum(1 for c in h[1:] if c.strip()) <= 1 or (
+        len({c.strip() for c in h[1:]}) == 1 and bool(re.search(_SCALE_WORDS, h[1], re.I))))
+        for h in head]
     caption += " " + " ".join(c.strip() for h, sp in zip(head, spanning, strict=True) if sp
                               for c in h[1:] if c.strip())
-    scale = next((name for name, rx in (
-        ("billions", r"billion|[$€£]\s?bn\b"),
-        ("thousands", r"thousand|[$€£]\s?[’']?000|\b000s?\b|\$k\b"),
-        ("millions", r"million|[$€£]\s?m\b|\b(?:usd|eur|gbp)\s?m\b")) if re.search(rx, caption, re.I)),
-        "")
+    scale = next((name for name, rx in _SCALES if re.search(rx, caption, re.I)), "")
     cols = []
     for j in range(width):
         if j == 0:
@@ -112,6 +118,31 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
     if scale:
         frame.attrs["title"] = f"(in {scale})"
     return frame
+
+
+def _spread_groups(head: list[list[str]]) -> list[list[str]]:
+    """The header rows with each group heading spread over the columns it stands over: a row
+    naming two or more groups ("Financial assets | | Financial liabilities | " above "2019 |
+    2018 | 2019 | 2018") writes each group once, in its first column, as a merged cell shows
+    it; the columns after it, up to the next group, are that group's too. So "2018" under
+    "Financial liabilities" is named "Financial liabilities 2018", not a bare "2018" that
+    reads as the first group's. Only a row whose groups tile the amount columns from the
+    first one in equal widths is read so (the same sub-columns under each group): a heading
+    centred over its columns ("| | Fiscal year | | % Change") or groups of uneven widths
+    ("F19 | F18 | | " over "53 weeks | 52 weeks | Change | Change normalised") do not show
+    which columns are whose, and stay as they were. A row with one heading only is the
+    table's caption."""
+    out = [list(h) for h in head]
+    width = len(out[0]) if out else 0
+    for h in out[:-1]:
+        at = [j for j in range(1, width) if h[j].strip()]
+        spans = {b - a for a, b in zip(at, [*at[1:], width], strict=False)}
+        if len(at) < 2 or at[0] != 1 or len(spans) != 1 or spans.pop() < 2:
+            continue
+        for j in range(1, width):
+            if not h[j].strip():
+                h[j] = h[j - 1]
+    return out
 
 
 def table_caption(paragraphs: list[str], grid: list[list[str]] | None = None) -> str:

@@ -29,3 +29,24 @@ def test_a_caption_above_the_first_amounts_stays_a_heading() -> None:
     assert f.attrs["title"] == "(in thousands)"
     grid = [["Year ended", "", ""], ["", "2019", "2018"], ["Loans", "100", "90"]]
     assert list(table_frame(grid).iloc[:, 0]) == ["Loans"]
+
+
+def test_group_headings_spread_over_the_columns_they_tile() -> None:
+    grid = [["", "Financial assets", "", "Financial liabilities", ""],
+            ["", "2019", "2018", "2019", "2018"],
+            ["", "RMB'Million", "RMB'Million", "RMB'Million", "RMB'Million"],
+            ["Additions", "39,116", "51,185", "75", "3,301"]]
+    f = table_frame(grid)
+    # each 2018 is its group's; the scale repeated over every column is the caption's
+    assert list(f.columns) == ["item", "Financial assets 2019", "Financial assets 2018",
+                               "Financial liabilities 2019", "Financial liabilities 2018"]
+    assert f.attrs["title"] == "(in millions)"
+
+
+def test_a_heading_centred_or_uneven_over_its_columns_is_not_spread() -> None:
+    grid = [["", "", "Fiscal year", "", "% Change"],
+            ["", "2019", "2018", "Actual", "Comp."], ["Orders", "12,749", "11,875", "7 %", "7 %"]]
+    assert list(table_frame(grid).columns)[3] == "Actual"
+    grid = [["", "F19", "F18", "", ""], ["$ MILLION", "53 WEEKS", "52 WEEKS", "CHANGE", "NORM"],
+            ["Sales", "1,671", "1,612", "3.7%", "1.8%"]]
+    assert list(table_frame(grid).columns)[3] == "CHANGE"
