@@ -223,7 +223,24 @@ def label(c: dict) -> str:
     its attribute when the entity only names the table (its name or its title's subject)."""
     if c["entity"] and c["entity"] not in (c["table_name"], c.get("table_subject")):
         return c["entity"]
-    return c["attribute"] or ""
+    attribute = c["attribute"] or ""
+    if attribute and _header_of(c) == attribute:
+        return ""  # an unlabelled row of a melted table: ingestion named it by its column
+    return attribute
+
+
+def _header_of(c: dict) -> str:
+    """The column header a cell's locator names ("" when it names none). Ingestion gives a
+    melted row with an empty label its column's header as attribute, so that its claim still
+    reads as a sentence; for a period column that is the period ("31 March 2019"), not a
+    line's name, and the row is the table's unlabelled (total) line."""
+    loc = c.get("locator") or ""
+    if '"column"' not in loc:
+        return ""
+    try:
+        return str(json.loads(loc).get("column") or "")
+    except ValueError:
+        return ""
 
 
 # a line that states a percentage of something, and a question that asks for one

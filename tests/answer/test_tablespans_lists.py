@@ -291,3 +291,18 @@ def test_the_periods_a_maturity_schedule_states_in_its_rows(tmp_path_factory) ->
     finally:
         k.close()
     assert tablespans._kind("Which segments had the highest revenue in 2019?") != "periods"  # noqa: SLF001
+
+
+def test_an_unlabelled_total_under_date_headings_is_no_item(tmp_path_factory) -> None:  # noqa: ANN001
+    """Columns headed by dates alone are melted into periods, and ingestion names a row with
+    an empty label after its column ("31 March 2019") so that its claim reads as a sentence;
+    the readers must still see the table's unlabelled closing line, not a line of that name."""
+    rows = [["Americas", "273.6", "288.2"], ["EMEA", "413.0", "434.2"],
+            ["APJ", "98.7", "103.6"], ["", "785.3", "826.0"]]
+    kb = statement_kb(tmp_path_factory, rows, "(in millions)", "goodwill",
+                      columns=("item", "31 March 2019", "31 March 2018"))
+    try:
+        assert spans(kb, "What are the regions in the table to which goodwill was "
+                         "allocated?")[0].answer == ["Americas", "EMEA", "APJ"]
+    finally:
+        kb.close()
