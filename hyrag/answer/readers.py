@@ -82,6 +82,11 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
     # contracts had the economic effect of ...") does not stop the line-item reader: the
     # table's line may be what the question names; a sentence stating the amount stands
     cells_direct = direct and not all(f.kind == "text" and f.value is None for f in facts)
+    if parsed.operation == "average" and not any(f.kind == "sql" for f in facts):
+        # the direct route finds a line's figure per period but derives no mean of them (only
+        # a query's AVG): "the average X for 2018 and 2019" is the line-item reader's to
+        # compute, or to decline — the two figures listed are no answer to it
+        cells_direct = False
     if tq is None and not spans_owned:
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
