@@ -38,13 +38,18 @@ def names(con) -> dict[tuple[str, object], str]:  # noqa: ANN001
     return out
 
 
+def plain_heading(section: str) -> str:
+    """A section heading as a name: without its closing colon and its footnote marks ("(1,2)"
+    is no part of the name, and a drafted answer quoting it would state figures no cell
+    holds)."""
+    head = re.sub(r"[\s:]+$", "", re.sub(r"\(\s*[\d,\s]+\)", " ", section or "")).strip()
+    return re.sub(r"\s+", " ", head)
+
+
 def _name(section: str, labels: list[str], sections: set[str]) -> str:
     """"Total <the heading>" when the total and its lines sit under one heading, else "Total
     <the words every line's own name shares>", else "" (no name an analyst would give)."""
-    # footnote marks ("(1,2)") are no part of the name, and a drafted answer quoting them
-    # would state figures no cell holds
-    head = re.sub(r"[\s:]+$", "", re.sub(r"\(\s*[\d,\s]+\)", " ", section or "")).strip()
-    head = re.sub(r"\s+", " ", head)
+    head = plain_heading(section)
     if head and sections == {section}:
         return f"Total {head[:1].lower() + head[1:] if head[1:2].islower() else head}"
     if not labels:

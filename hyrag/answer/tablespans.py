@@ -173,6 +173,9 @@ def _lines(con) -> list[Line]:  # noqa: ANN001
     return per_view(_LINES, con, _read_lines)
 
 
+lines = _lines  # the rows as this reader sees them, for the heading sums (tableqa_headsum)
+
+
 def _read_lines(con) -> list[Line]:  # noqa: ANN001
     """The rows of the knowledge base's tables in file order, from their numeric cell claims
     (the row and column each locator names): a row with no figure at all leaves a gap in the
@@ -588,3 +591,6 @@ class _Builder:
         return TableResolved(self.reqs, self.verdicts, self.store,
                              [derivation] if derivation else [], operation, answer, "", 1.0, 0,
                              sentence)
+
+
+Builder = _Builder  # committing cells as facts, for the other layout readers

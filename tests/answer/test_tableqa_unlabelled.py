@@ -156,3 +156,70 @@ def test_a_count_column_does_not_answer_a_money_question(shares) -> None:  # noq
                        "terms of $M?") is None
     assert ask(shares, "What is the average balance at end of period for 2018 and 2019?"
                ).answer == 1286.0
+
+
+CARRYFORWARDS = [
+    ["Income tax net operating loss carryforwards:", "", ""],
+    ["Domestic-state", "2039", "$57,299"],
+    ["Foreign", "2039 or indefinite", "$565,609"],
+    ["Tax credit carryforwards:", "", ""],
+    ["Domestic-federal", "2029", "$39,784"],
+    ["Domestic-state", "2027", "$3,313"],
+    ["Foreign", "2027 or indefinite", "$15,345"],
+]
+
+
+@pytest.fixture(scope="module")
+def carry(tmp_path_factory: pytest.TempPathFactory):
+    k = statement_kb(tmp_path_factory, CARRYFORWARDS, None, "carry",
+                     columns=("(dollars in thousands)", "Last Fiscal Year of Expiration",
+                              "Amount"))
+    yield k
+    k.close()
+
+
+def test_the_sum_of_all_lines_under_a_heading(carry) -> None:  # noqa: ANN001
+    from hyrag.answer import tableqa_headsum
+
+    r = tableqa_headsum.resolve("What was the sum of all Tax credit carryforwards?",
+                                carry.store.con)
+    assert (r.operation, r.answer) == ("sum", 58442.0)  # the years column is no amount
+    assert tableqa_headsum.resolve("What was the sum of all Income tax net operating loss "
+                                   "carryforwards?", carry.store.con).answer == 622908.0
+    # "the total tax credit carryforwards" may name a line of its own; "all" says the lines
+    assert tableqa_headsum.resolve("What were the tax credit carryforwards?",
+                                   carry.store.con) is None
+    assert tableqa_headsum.resolve("What was the sum of all deferred tax assets?",
+                                   carry.store.con) is None
+
+
+BALANCE = [
+    ["Total current assets", "121,041", "73,202"],
+    ["Total assets", "383,665", "336,032"],
+    ["Total current liabilities", "154,619", "90,392"],
+    ["Total liabilities", "155,521", "92,364"],
+    ["Total equity", "228,144", "243,668"],
+]
+
+
+@pytest.fixture(scope="module")
+def balance(tmp_path_factory: pytest.TempPathFactory):
+    k = statement_kb(tmp_path_factory, BALANCE, "Balance sheet (in thousands)", "balance",
+                     columns=("item", "2019", "2018"))
+    yield k
+    k.close()
+
+
+def test_a_named_textbook_ratio_reads_the_total_lines(balance) -> None:  # noqa: ANN001
+    from hyrag.answer import tableqa_ratios
+
+    def ratio(q: str):  # noqa: ANN202
+        r = tableqa_ratios.resolve(q, balance.store.con)
+        return None if r is None else r.answer
+
+    assert ratio("What is the current ratio in 2019?") == 0.78
+    assert ratio("What is the debt-to-asset ratio in 2018?") == 0.27
+    assert ratio("What is the equity ratio in 2019?") == 0.59
+    assert ratio("What is the current ratio?") is None  # which year?
+    assert ratio("What is the debt-to-equity ratio in 2019?") is None  # no one textbook formula
+    assert ratio("What is the quick ratio in 2019?") is None
