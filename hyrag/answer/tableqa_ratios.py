@@ -28,8 +28,7 @@ from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.tools import Derivation, Operand, fmt
 
 # name in the question -> (numerator line, denominator line), each a pattern of the full label
-_EQUITY = r"total (?:stockholders'|shareholders'|share ?holders'?|stockholders|shareholders)?" \
-          r"\s*equity"
+_EQUITY = r"total (?:stockholders |shareholders |share holders )?equity"
 REGISTRY: tuple[tuple[re.Pattern, str, str], ...] = (
     (re.compile(r"\bcurrent ratio\b", re.I), r"total current assets", r"total current liabilities"),
     (re.compile(r"\b(?:debt|liabilit(?:y|ies))[- ]to[- ](?:total[- ])?assets?(?: ratio)\b|"
@@ -67,13 +66,7 @@ def _line(con, pattern: str, year: int) -> dict | None:  # noqa: ANN001
     """The one cell of the year on the one line labelled exactly `pattern`, else None."""
     full = re.compile(rf"\s*{pattern}\s*", re.I)
     cs = [c for c in tr.cells(con) if tr.year_of(c) == year and full.fullmatch(
-        _plain(tr.label(c)))]
+        tr.phrase(tr.label(c)))]
     if len(cs) != 1:
         return None  # no such line, or two (two tables, two columns of the year)
     return {**cs[0], "_year": year}
-
-
-def _plain(label: str) -> str:
-    """A label as plain lower-case words, apostrophes kept ("Total stockholders' equity")."""
-    s = re.sub(r"\([^)]*\)", " ", label.lower().replace("’", "'"))
-    return " ".join(re.findall(r"[a-z0-9']+", s))

@@ -120,22 +120,15 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
             c["header_period"] = True  # the column is a period, not a measure of its own
         out.append(c)
     out += _schedule_rows(year_rows)
-    from hyrag.answer import tableqa_totals  # a row adding up the lines above it, unlabelled
+    from hyrag.answer import tableqa_layout, tableqa_totals  # rows adding up those above
 
     named = tableqa_totals.names(con)
     for c in out:
         if not c["entity"] or c["entity"] in (c["table_name"], c.get("table_subject")):
-            name = named.get((c["table_name"], _row_of(c)))
+            name = named.get((c["table_name"], tableqa_layout.row(c)))
             if name:
                 c["entity"] = name
     return out
-
-
-def _row_of(c: dict) -> object:
-    try:
-        return json.loads(c["locator"] or "{}").get("row")
-    except (ValueError, AttributeError):
-        return None
 
 
 NUMERIC: dict[tuple, list[dict]] = {}
