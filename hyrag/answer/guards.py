@@ -40,8 +40,8 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
     if asks_period and not read and not any(_year_like(f) for f in facts):
         return ("the question asks for a period, and the evidence holds figures for periods "
                 "without an operation that picks one of them")
-    if asks_for_explanation(question) and not structure and not quoted and not \
-            _names_the_line(question, facts):
+    if asks_for_explanation(_unlabelled(question, facts)) and not structure and not quoted \
+            and not _names_the_line(question, facts):
         return ("the question asks for an explanation or a description, which the offline "
                 "engine does not compose from figures; it would need the passage itself")
     if not read and parsed.operation in COMBINING and not derivations and not any(
@@ -49,6 +49,10 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
                 _states_combination(f, parsed.operation) for f in facts)):
         return (f"the question asks for a {parsed.operation} of the figures, and the evidence "
                 "found does not compute it (the figures alone are no answer)")
+    if not read and parsed.operation == "average" and not derivations and len(facts) >= 2 \
+            and not any(f.kind == "sql" for f in facts):
+        return ("the question asks for an average, and the evidence found lists the figures "
+                "without their mean")
     if not read and parsed.operation in ("max", "min") and not parsed.group_by and _ASKS_NAME.search(
             question) and facts and all(f.kind == "sql" for f in facts):
         return ("the question asks which row holds the extreme value, and the evidence found "
@@ -108,6 +112,19 @@ def _share_column_of_line(f) -> bool:  # noqa: ANN001 - commitment.Fact
 def _labels(f) -> str:  # noqa: ANN001 - commitment.Fact
     """What a committed figure is labelled with: its line, its column, its period."""
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
+
+
+def _unlabelled(question: str, facts: Sequence) -> str:
+    """The question without the labels of the figures committed to answer it: "Net income
+    *attributable to* stockholders" is the line's name, not a request for what the income is
+    attributable to, so the explanation words a quoted label carries do not make the question
+    one asking for an explanation."""
+    out = question
+    for f in facts:
+        for lab in {f.entity or "", f.attribute or ""}:
+            if len(lab.split()) >= 2:
+                out = re.sub(r"\s+".join(map(re.escape, lab.split())), " ", out, flags=re.I)
+    return out
 
 
 def _year_like(f) -> bool:  # noqa: ANN001

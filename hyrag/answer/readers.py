@@ -19,6 +19,9 @@ those of every other answer:
    then `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
    direct answer when the question asks "in which year", since a figure is no answer to it.
    A line-item question it declines stays declined.
+2b. `tableqa_headsum` — "the sum of all <a section heading>": the lines beneath it added up,
+   when no line-item question was found; `tableqa_ratios` — a named textbook ratio ("the
+   current ratio in 2019") of the balance sheet's total lines.
 3. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
    replace a direct answer only where the parser lacks the operator, and never a line-item
    question's answer.
@@ -90,6 +93,11 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
     # contracts had the economic effect of ...") does not stop the line-item reader: the
     # table's line may be what the question names; a sentence stating the amount stands
     cells_direct = direct and not all(f.kind == "text" and f.value is None for f in facts)
+    if parsed.operation == "average" and not any(f.kind == "sql" for f in facts):
+        # the direct route finds a line's figure per period but derives no mean of them (only
+        # a query's AVG): "the average X for 2018 and 2019" is the line-item reader's to
+        # compute, or to decline — the two figures listed are no answer to it
+        cells_direct = False
     set_aside = cells_direct and (
         parsed.operation == "growth" and not guards.asks_rate(question) or
         parsed.operation in ("growth", "difference", "average", "share") and
@@ -110,6 +118,14 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
     if tq is None and not spans_owned:
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
+    if tq is None and not owned and not spans_owned:
+        from hyrag.answer import tableqa_headsum
+
+        tq = tableqa_headsum.resolve(question, con)
+        if tq is None:
+            from hyrag.answer import tableqa_ratios
+
+            tq = tableqa_ratios.resolve(question, con)
     if tq is None and not owned:
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:

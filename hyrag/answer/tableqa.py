@@ -84,6 +84,11 @@ class Resolved:
 
 
 _COUNT_WORDS = frozenset({"number"})
+# a question asking for money in so many words ("in terms of $M", "in US$"), and a column that
+# counts (shares "NUMBER M", "No. of rights"): a count column is no answer to a money question,
+# however its scale word ("M") matches the question's
+_MONEY_ASKED = re.compile(r"(?:[$€£]|\bUS\$|\bdollars?\b)", re.I)
+_COUNT_COLUMN = re.compile(r"\bnumber\b|\bno\.(?=\s|$)", re.I)
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
 # a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"
@@ -245,6 +250,13 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         if not cs:
             return None
         if len({layout.row(c) for c in cs}) > 1:
+            # one label on an amount row and on a percentage row ("Unvested restricted stock"
+            # 0.6 under the share counts, 1.3 % under "Percentage of loss allocated to:"): a
+            # question saying no percent asks for the amount, one saying percent for the share
+            kind = [c for c in cs if ("%" in (c["value_text"] or "")) == want_pct]
+            if kind and len({layout.row(c) for c in kind}) == 1:
+                cs = kind
+        if len({layout.row(c) for c in cs}) > 1:
             # the label names two rows (a "Client services" line under "Revenue:" and another
             # under "Cost of revenue:"): the section the question names decides, else abstain
             cs = layout.by_section(cs, q - tr.content(label) - tr.OPWORDS, cells, explained)
@@ -333,6 +345,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         words = used | cell_words
         if (q & _QUALIFIERS) - words:
             return None  # "income *before* income tax" is not the line "Income tax expense"
+        if _MONEY_ASKED.search(question) and any(_COUNT_COLUMN.search(c["attribute"] or "")
+                                                 for c in committed):
+            return None  # "in terms of $M" read from a "NUMBER M" column: a count, not money
         for note in re.findall(r"\(([^)]*)\)", question):
             if tr.content(note) - layout.PERIOD_WORDS - words:
                 return None  # it quotes a qualifier ("(cents per share)") this line lacks
@@ -489,10 +504,17 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             r = round(new.value - old.value, 2)
             return done([Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}",
                                     (new, old), r)], r, sc, op)
-        if old.value == 0 or old.value < 0 or sc == "percent":
-            # no agreed sign over a negative base; a change in a percentage is ambiguous
-            # (relative, or in points) — abstain rather than pick one
+        if old.value == 0 or old.value < 0 <= new.value or sc == "percent":
+            # no agreed sign over a negative base turned positive (a loss turned into a
+            # profit); a change in a percentage is ambiguous — relative, or in points:
+            # "the percentage change in the WACC" from 5.7% to 5.2% is read both ways —
+            # abstain rather than pick one
             return None
+        if old.value < 0:
+            # a line shown in brackets in both years (an outflow, a loss, an allowance): its
+            # percentage change is the change in its size, as the reader of "(238)" against
+            # "(168)" says "it grew by 41.67%" — the figures' magnitudes, each a cell's own
+            old, new = (Operand(o.ref, abs(o.value), o.label, o.n) for o in (old, new))
         r = round((new.value - old.value) / old.value * 100, 2)
         return done([Derivation("growth", f"({fmt(new.value)} - {fmt(old.value)}) / "
                                 f"{fmt(abs(old.value))} x 100", (old, new), r, "%")],

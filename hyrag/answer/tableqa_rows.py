@@ -140,6 +140,14 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
     for c in sectioned:
         years.setdefault(c["table_name"], set()).add(c["time_key"])
     out += [c for c in sectioned if len(years[c["table_name"]]) > 1]
+    from hyrag.answer import tableqa_layout, tableqa_totals  # rows adding up those above
+
+    named = tableqa_totals.names(con)
+    for c in out:
+        if not c["entity"] or c["entity"] in (c["table_name"], c.get("table_subject")):
+            name = named.get((c["table_name"], tableqa_layout.row(c)))
+            if name:
+                c["entity"] = name
     return out
 
 
@@ -297,13 +305,27 @@ def _labels(cells: list[dict]) -> tuple[dict, dict, dict]:
         lab = label(c)
         if lab not in labels:
             labels[lab] = content(lab)
-    cores = {lab: content(re.sub(r"\(.*\)", " ", lab)) - TIMING for lab in labels}
+    cores = {lab: content(core_name(lab)) - TIMING for lab in labels}
     shared: dict[frozenset, int] = {}
     for ws in cores.values():
         shared[frozenset(ws)] = shared.get(frozenset(ws), 0) + 1
     if entry is not None and entry[0] is cells:
         entry[1] = (labels, cores, shared)
     return labels, cores, shared
+
+
+# the period a label states of itself, after the line's name: "Final dividend *for the year
+# ended 30 June 2018 of AU 14 cents (2017: AU 12 cents)*", "Interest paid *during the six
+# months ended ...*" — it says which period the line covers (the columns already say it), not
+# what the line is
+_OWN_PERIOD = re.compile(r"\s+(?:for|in|during|over)\s+the\s+(?:\w+\s+){0,2}(?:year|period|"
+                         r"quarter|months?|weeks?)\s+(?:ended|ending)\b.*$", re.I)
+
+
+def core_name(lab: str) -> str:
+    """A label's own name: without its notes in parentheses and without the period it states
+    of itself (`_OWN_PERIOD`)."""
+    return _OWN_PERIOD.sub(" ", re.sub(r"\(.*\)", " ", lab))
 
 
 def phrase(s: str) -> str:

@@ -186,6 +186,9 @@ def _lines(con) -> list[Line]:  # noqa: ANN001
     return per_view(_LINES, con, _read_lines)
 
 
+lines = _lines  # the rows as this reader sees them, for the heading sums (tableqa_headsum)
+
+
 def _read_lines(con) -> list[Line]:  # noqa: ANN001
     """The rows of the knowledge base's tables in file order, from their numeric cell claims
     (the row and column each locator names): a row with no figure at all leaves a gap in the
@@ -201,6 +204,8 @@ def _read_lines(con) -> list[Line]:  # noqa: ANN001
             continue
         # a row whose first cell is empty (an unlabelled subtotal) has no label of its own
         label = tr.label(c) if c["entity"] else ""  # noqa: SLF001
+        if label and label == str(loc.get("column") or ""):
+            label = ""  # a table melted by columns names such a row by its cell's column
         ln = out.setdefault((c["table_name"], row),
                             Line(c["table_name"], row, label, section=str(loc.get("section")
                                                                           or "")))
@@ -345,6 +350,14 @@ def _block(total: Line, lines: list[Line],
         if len(block) >= 2 and _adds_up(block, total):
             return total, block
     return None
+
+
+def unlabelled_totals(con) -> list[tuple[Line, list[Line]]]:  # noqa: ANN001
+    """Each row without a label that adds up the labelled rows directly above it (`_block`),
+    with those rows: the total line a statement prints under its items without naming it."""
+    lines = _lines(con)
+    return [blk for ln in lines if not ln.label
+            and (blk := _block(ln, lines, unlabelled=True)) is not None]
 
 
 _MAX_PARTS = 40  # the lines one total sums in a statement a person reads
@@ -594,3 +607,6 @@ class _Builder:
         return TableResolved(self.reqs, self.verdicts, self.store,
                              [derivation] if derivation else [], operation, answer, "", 1.0, 0,
                              sentence)
+
+
+Builder = _Builder  # committing cells as facts, for the other layout readers
