@@ -86,6 +86,10 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
     if tq is None and not owned:
+        from hyrag.answer import tableqa_pair
+
+        tq = tableqa_pair.resolve(question, con)
+    if tq is None and not owned:
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:
             tq = None
