@@ -12,7 +12,9 @@ questions about such a table compare two of its cells instead — and name them 
 - one column, two of its rows: "the difference in low and medium country risk due for 1-90
   days past due" (rows "Country risk: Low" / "Country risk: Medium", column "1-90"), "the
   difference of ground leases between the periods 2020 - 2024 and 2025 - 2029" (rows labelled
-  by their years) — or two rows of a table with a single column of figures.
+  by their years), "the change in average price paid per share between the first to second
+  month period" (the first and second of lines that are all dated periods) — or two rows of a
+  table with a single column of figures.
 
 An analyst finds each operand as a cell every part of which the question names, so does this
 module:
@@ -31,7 +33,8 @@ module:
   content words may be left unexplained.
 
 The operation is `tableqa_read.operation`'s, with the used labels' own operation words set
-aside ("Total", "Average Price Paid per Share"): a difference is the distance between the two
+aside ("Total", "Average Price Paid per Share"): a sum adds the two ("the total number of
+ground leases and building leases"); a difference is the distance between the two
 when the question says "the difference between" (as the line-item reader reads it), else the
 second named minus the first when it says "from A to B" / "A to B"; a percentage change needs
 that direction too ((B - A) / A). Two cells of different scales, a percent against an amount,
@@ -190,14 +193,14 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
         ln = rows[0]
         if any(k not in ln.by_col for k in named):
             return None
-        pairs = [(f"{ln.label} {k}", ln.by_col[k], hw[k] - hw[o]) for k, o in (named, named[::-1])]
+        pairs = [(_name(ln, k), ln.by_col[k], hw[k] - hw[o]) for k, o in (named, named[::-1])]
         used_rows, used_cols = rows, named
     elif len(rows) == 2 and len(named) <= 1:
         col = named[0] if named else (next(iter(cols)) if len(cols) == 1 else None)
         if col is None or any(col not in ln.by_col for ln in rows):
             return None
         own = [by[id(ln)] for ln in rows]
-        pairs = [(f"{ln.label} {col}", ln.by_col[col], own[i] - own[1 - i])
+        pairs = [(_name(ln, col), ln.by_col[col], own[i] - own[1 - i])
                  for i, ln in enumerate(rows)]
         used_rows, used_cols = rows, [col]
     else:
@@ -221,6 +224,12 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
     if _first(qtok, order[0][2]) == _first(qtok, order[1][2]):
         return None
     return order, used_rows, used_cols
+
+
+def _name(ln, col: str) -> str:  # noqa: ANN001
+    """"Discount rate Domestic 2019": the row and the column, a date's day aside (the draft's
+    sentence states no number the evidence does not — a period's year is one it does)."""
+    return re.sub(r"\s+", " ", f"{ln.label} {_DATE.sub(' ', col)}").strip()
 
 
 def _first(qtok: list[str], words: set[str]) -> int:
