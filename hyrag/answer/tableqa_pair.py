@@ -34,12 +34,14 @@ module:
 
 The operation is `tableqa_read.operation`'s, with the used labels' own operation words set
 aside ("Total", "Average Price Paid per Share"): a sum adds the two ("the total number of
-ground leases and building leases"); a difference is the distance between the two
-when the question says "the difference between" (as the line-item reader reads it), else the
-second named minus the first when it says "from A to B" / "A to B"; a percentage change needs
-that direction too ((B - A) / A). Two cells of different scales, a percent against an amount,
-a percentage change of percentages or over a non-positive base — and anything else ambiguous —
-are not guessed at: the reader returns None and the engine abstains. The answer commits both
+ground leases and building leases"); a difference is the second named minus the first
+when the question says "from A to B" / "A to B"; "the difference between A and B" is A - B
+only where that is also how far apart they are (A the larger) — for a smaller A, A - B (the
+engine's reading of two named items) and the distance (the line-item reader's of two
+periods) disagree, and readers write either, so this reader leaves it; a percentage change
+needs a direction too ((B - A) / A). Two cells of different scales, a percent against an
+amount, a percentage change of percentages or over a non-positive base — and anything else
+ambiguous — are not guessed at: the reader returns None and the engine abstains. The answer commits both
 cells and records the derivation, so the verifier recomputes it.
 """
 
@@ -288,8 +290,13 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
     if op == "difference":
         if re.search(r"\bpercent|%", question, re.I) and sc != "percent":
             return None  # "the percentage difference": a ratio, or points?
-        if read.distance(question):
-            new, old = (oa, ob) if a >= b else (ob, oa)  # "the difference between": a size
+        if read.distance(question) and not directed:
+            # "the difference between A and B": A - B, or how far apart they are — the same
+            # figure unless A is the smaller, where readers differ (the engine's own reading
+            # of two named items is A - B, the line-item reader's of two periods a distance)
+            if a < b:
+                return None
+            new, old = oa, ob
         elif directed:
             new, old = ob, oa  # "from A to B": B against A
         else:
