@@ -27,7 +27,9 @@ module:
   or its period states; a header that is only a period ("2019", "September 30, 2018") is never
   named here: two periods of one line are the line-item reader's (`tableqa.py`);
 - one table must hold exactly one reading: one named row and two named columns of it, or two
-  named rows and one named column (or the table's only column); the words of a column may not
+  named rows and one named column (or the table's only column) that is no period — two lines
+  in one period ("West" and "East" under "Revenue 2024") are the line-item readers' and the
+  engine's own; the words of a column may not
   be all words of a row used (which of the two they name would be a guess), every year of the
   question must be a used row's or column's, and no more than a couple of the question's
   content words may be left unexplained.
@@ -201,6 +203,8 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
         col = named[0] if named else (next(iter(cols)) if len(cols) == 1 else None)
         if col is None or any(col not in ln.by_col for ln in rows):
             return None
+        if read.years(col) or any(ln.by_col[col].get("time_key") for ln in rows):
+            return None  # two lines in one period ("Revenue 2024"): the line-item readers'
         own = [by[id(ln)] for ln in rows]
         pairs = [(_name(ln, col), ln.by_col[col], own[i] - own[1 - i])
                  for i, ln in enumerate(rows)]

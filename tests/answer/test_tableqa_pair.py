@@ -89,6 +89,14 @@ def buybacks(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory):
+    k = _kb(tmp_path_factory, [["West", "210.6", "35.2"], ["East", "179.9", "30.1"]],
+            ["Region", "Revenue 2024", "Margin 2024"], "regions")
+    yield k
+    k.close()
+
+
 def ask(kb, q: str):  # noqa: ANN001, ANN201
     return pair.resolve(q, kb.store.con)
 
@@ -160,7 +168,7 @@ def test_direction_and_percentage_change(prices) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 3.15
 
 
-def test_no_guess(ageing, buckets, prices, leases) -> None:  # noqa: ANN001
+def test_no_guess(ageing, buckets, prices, leases, regions) -> None:  # noqa: ANN001
     # "the change between A and B": no direction between two cells that are not periods
     assert ask(prices, "What was the change in the high price between the first quarter and "
                        "the second quarter?") is None
@@ -178,6 +186,8 @@ def test_no_guess(ageing, buckets, prices, leases) -> None:  # noqa: ANN001
                        "the current gross carrying amount?") is None
     # no column named, and the table has several
     assert ask(buckets, "What is the difference between the north and south regions?") is None
+    # two lines in one period: a line-item comparison, not this reader's
+    assert ask(regions, "What is the difference between West and East revenue in 2024?") is None
     # a span of years no line is: every year of it, not two cells
     assert ask(leases, "What is the sum of ground leases from 2021 to 2035?") is None
     # more words than the cells explain
