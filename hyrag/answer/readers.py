@@ -22,17 +22,23 @@ those of every other answer:
 2b. `tableqa_headsum` — "the sum of all <a section heading>": the lines beneath it added up,
    when no line-item question was found; `tableqa_ratios` — a named textbook ratio ("the
    current ratio in 2019") of the balance sheet's total lines.
-3. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
+3. `tableqa_pair` — a difference, change or sum of two cells the question names by row and
+   column words (one row and two of its columns, or two rows of one column). It runs even
+   where the line-item reader declined: that reader reads a line across periods, and two
+   columns of one period ("domestic" and "international" as at one date) are no choice of
+   period it could make; it goes before `tableops`, whose row operators read such a grid's
+   label column as a list and answered these questions from text cells.
+4. `tableops` — a list table's row operators (filters, counts, superlatives, neighbours); they
    replace a direct answer only where the parser lacks the operator, and never a line-item
    question's answer.
-4. `tableqa_shares` — a share of a total read off the grid: a cell the question names (a row
+5. `tableqa_shares` — a share of a total read off the grid: a cell the question names (a row
    in a column) over its row's Total column or its column's total line; only where no reader
    above answered (a line-item share of one period is `tableqa`'s).
-5. `tableqa_grid` — one cell of a table without periods (the row and the column the
+6. `tableqa_grid` — one cell of a table without periods (the row and the column the
    question names), when nothing above answered and the parser found no direct evidence —
    also for a line-item question `tableqa` declined for naming no year ("the total capital
    leases": the line's "Total" column).
-6. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
+7. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
 
 Everything runs through the subject's view (`con`), so the policy's filters hold here too.
@@ -126,6 +132,10 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
             from hyrag.answer import tableqa_ratios
 
             tq = tableqa_ratios.resolve(question, con)
+    if tq is None and not spans_owned:
+        from hyrag.answer import tableqa_pair
+
+        tq = tableqa_pair.resolve(question, con)
     if tq is None and not owned:
         tq = tableops.resolve(question, con, parsed=parsed, direct=direct)
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:

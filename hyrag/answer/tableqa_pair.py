@@ -1,0 +1,317 @@
+"""Two cells of a grid, picked by their row and column words, and the arithmetic between them.
+
+`tableqa_grid.py` reads one cell where the row and the column a question names meet. Many
+questions about such a table compare two of its cells instead — and name them the same way:
+
+- one row, two of its columns: "the difference between the high and low price in the first
+  quarter" (row "First Quarter", columns "Low" / "High"), "the difference between total net
+  receivables and current net receivables" (row "Net receivables", columns "Total" /
+  "Current"), "the difference between the domestic and international discount rates as at
+  September 30, 2019" (columns "Domestic September 30, 2019" / "International September 30,
+  2019");
+- one column, two of its rows: "the difference in low and medium country risk due for 1-90
+  days past due" (rows "Country risk: Low" / "Country risk: Medium", column "1-90"), "the
+  difference of ground leases between the periods 2020 - 2024 and 2025 - 2029" (rows labelled
+  by their years), "the change in average price paid per share between the first to second
+  month period" (the first and second of lines that are all dated periods) — or two rows of a
+  table with a single column of figures.
+
+An analyst finds each operand as a cell every part of which the question names, so does this
+module:
+
+- a row is named when the question uses every content word of its label (and every year it
+  states; a label that is only a span of years is named by those years), the most specific of
+  nested labels;
+- a column is named when the question uses every word of its header — numbers as a run ("1-90",
+  "0 to 30 days"), units, dates and parenthesised notes aside — and names the year its header
+  or its period states; a header that is only a period ("2019", "September 30, 2018") is never
+  named here: two periods of one line are the line-item reader's (`tableqa.py`);
+- one table must hold exactly one reading: one named row and two named columns of it, or two
+  named rows and one named column (or the table's only column) that is no period — two lines
+  in one period ("West" and "East" under "Revenue 2024") are the line-item readers' and the
+  engine's own; the words of a column may not
+  be all words of a row used (which of the two they name would be a guess), every year of the
+  question must be a used row's or column's, and no more than a couple of the question's
+  content words may be left unexplained.
+
+The operation is `tableqa_read.operation`'s, with the used labels' own operation words set
+aside ("Total", "Average Price Paid per Share"): a sum adds the two ("the total number of
+ground leases and building leases"); a difference is the second named minus the first
+when the question says "from A to B" / "A to B"; "the difference between A and B" is A - B
+only where that is also how far apart they are (A the larger) — for a smaller A, A - B (the
+engine's reading of two named items) and the distance (the line-item reader's of two
+periods) disagree, and readers write either, so this reader leaves it; a percentage change
+needs a direction too ((B - A) / A). Two cells of different scales, a percent against an
+amount, a percentage change of percentages or over a non-positive base — and anything else
+ambiguous — are not guessed at: the reader returns None and the engine abstains. The answer commits both
+cells and records the derivation, so the verifier recomputes it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from hyrag.answer import tableqa_layout as layout
+from hyrag.answer import tableqa_read as read
+from hyrag.answer import tableqa_rows as tr
+from hyrag.answer import tablespans as spans
+from hyrag.answer.catalog import per_view
+from hyrag.answer.tableqa_scale import per_unit
+from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS
+from hyrag.answer.tableqa_shares import _words as label_words
+from hyrag.answer.tools import Derivation, Operand, fmt
+
+_DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+                   r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?", re.I)
+_NOTE = re.compile(r"\([^)]*\)|\$\s*'?0{3}|[$€£]")
+_PERIOD = layout.PERIOD_WORDS | {"as", "at", "of", "ended", "week", "weeks"}
+# words a comparison question uses beyond the cells it names
+_ASK_WORDS = {"number", "figure", "between", "compared", "period", "periods", "respectively",
+              "there", "value", "amount", "one", "other", "month", "quarter", "week"}
+_MAX_RESIDUE = 2
+_CORNERS: dict[tuple, dict[str, str]] = {}
+
+
+def resolve(question: str, con) -> object | None:  # noqa: ANN001
+    """The difference or percentage change of two cells as a `TableResolved`, or None."""
+    if not (read._DIFF.search(question) or read.CHANGE_RATIO.search(question)  # noqa: SLF001
+            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)):  # noqa: SLF001
+        return None  # a first look; the operation is read with the labels' own words aside
+    try:
+        lines = spans._lines(con)  # noqa: SLF001
+    except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
+        return None
+    qtok = [w for w in spans._tokens(question) if w not in spans._GLUE]  # noqa: SLF001
+    tables: dict[str, list] = {}
+    for ln in lines:
+        tables.setdefault(ln.table, []).append(ln)
+    corner = corners(con)
+    found = [got for t, ls in tables.items()
+             if (got := _reading(question, qtok, ls, corner.get(t, "")))]
+    if len(found) != 1:
+        return None
+    return _compute(question, *found[0])
+
+
+def header(col: str) -> tuple[list[str], set[int]]:
+    """A column header's words as a question names them, and the years it states: "Domestic
+    September 30, 2019" -> [domestic], {2019}; "1–90" -> [1, 90]; "Current $'000" ->
+    [current]; "Weighted-Average Useful Lives (in years)" -> [weighted, average, useful, live]."""
+    ys = set(read.years(col))
+    s = read.YEAR.sub(" ", _DATE.sub(" ", _NOTE.sub(" ", col or "")))
+    toks = [w for w in spans._tokens(s) if w not in spans._GLUE  # noqa: SLF001
+            and w not in _UNIT_TOKENS and w not in _PERIOD]
+    return toks, ys
+
+
+def _col_named(col: str, cell: dict, qtok: list[str], qset: set[str], qys: set[int]) -> bool:
+    toks, ys = header(col)
+    ys |= set(read.years(cell.get("time_key") or ""))
+    words = [w for w in toks if not w[0].isdigit()]
+    if not toks:
+        return False  # a period alone ("2019", "September 30, 2018"): tableqa's
+    if not set(words) <= qset or not ys <= qys:
+        return False
+    nums = [w for w in toks if w[0].isdigit()]
+    return not nums or spans._at(qtok, toks) is not None  # noqa: SLF001
+
+
+def _rows(question: str, table: list) -> list:
+    """The lines the question names by every word (and year) of their label, or by the span of
+    years a label is made of ("2020 – 2024"); the most specific of nested labels."""
+    q, ys = label_words(question), set(read.years(question))
+    out = []
+    for ln in table:
+        own, lys = label_words(ln.label), set(read.years(ln.label))
+        if not ln.label or not (own or lys) or not own <= q or not lys <= ys:
+            continue
+        if own and not own - {"total"}:
+            continue  # a bare "Total" line is not named by the operation's word "total"
+        out.append(ln)
+    return [ln for ln in out if not any(
+        label_words(ln.label) < label_words(o.label)
+        or (label_words(ln.label) == label_words(o.label)
+            and set(read.years(ln.label)) < set(read.years(o.label))) for o in out)]
+
+
+def corners(con) -> dict[str, str]:  # noqa: ANN001
+    """table -> the header of its label column ("Days past due", "Fiscal Year", "Period"):
+    what its rows (or all its columns) are of, so a question may say it without naming a cell."""
+    return per_view(_CORNERS, con, _read_corners)
+
+
+def _read_corners(con) -> dict[str, str]:  # noqa: ANN001
+    try:
+        rows = con.cursor().execute(
+            "SELECT table_name, header FROM schemas WHERE position = 0").fetchall()
+    except Exception:  # noqa: BLE001 - a governed view without schemas: no corner known
+        return {}
+    return {t: h or "" for t, h in rows}
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+_ORDINAL = re.compile(rf"\b({'|'.join(_ORDINALS)})\b", re.I)
+_NTH = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\s+(?:month|period|quarter|week)s?\b", re.I)
+
+
+def _by_order(question: str, table: list) -> list:
+    """(line, ordinal word) of "the first to second month period" in a table whose lines are
+    dated periods ("January 26, 2019 - February 22, 2019", a monthly repurchase schedule): the
+    n-th such line, in the table's order; nothing when a line is not dated or there are fewer."""
+    if not _NTH.search(question):
+        return []
+    body = [ln for ln in table if ln.label and not _TOTAL_LABEL.match(ln.label)]
+    if not body or not all(_DATE.search(ln.label) and read.years(ln.label) for ln in body):
+        return []
+    out = []
+    for m in _ORDINAL.finditer(question):
+        n = _ORDINALS[m.group(1).lower()]
+        if n > len(body):
+            return []
+        out.append((body[n - 1], m.group(1).lower()))
+    return out if len({id(ln) for ln, _ in out}) == len(out) else []
+
+
+def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa: ANN202
+    """(the two cells with their names, in the question's order, used rows, used columns) of
+    one table, or None when it holds no single reading. `corner`: the label column's header."""
+    qset, qys = set(qtok), set(read.years(question))
+    sp = read.span(question)
+    if sp and not any(set(read.years(ln.label)) == {sp[0], sp[-1]} for ln in table):
+        return None  # "from 2020 to 2024": every year between, unless a line is that span
+    cols: dict[str, dict] = {}
+    for ln in table:
+        for k, c in ln.by_col.items():
+            cols.setdefault(k, c)
+    named = [k for k, c in cols.items() if _col_named(k, c, qtok, qset, qys)]
+    hw = {k: set(header(k)[0]) for k in named}
+    named = [k for k in named if not any(hw[k] < hw[o] for o in named)]
+    rows = _rows(question, table)
+    by = {id(ln): label_words(ln.label) | set(map(str, read.years(ln.label))) for ln in rows}
+    if not rows:
+        for ln, w in _by_order(question, table):
+            rows.append(ln)
+            by[id(ln)] = {w}
+    if len(rows) == 1 and len(named) == 2:
+        ln = rows[0]
+        if any(k not in ln.by_col for k in named):
+            return None
+        pairs = [(_name(ln, k), ln.by_col[k], hw[k] - hw[o]) for k, o in (named, named[::-1])]
+        used_rows, used_cols = rows, named
+    elif len(rows) == 2 and len(named) <= 1:
+        col = named[0] if named else (next(iter(cols)) if len(cols) == 1 else None)
+        if col is None or any(col not in ln.by_col for ln in rows):
+            return None
+        if read.years(col) or any(ln.by_col[col].get("time_key") for ln in rows):
+            return None  # two lines in one period ("Revenue 2024"): the line-item readers'
+        own = [by[id(ln)] for ln in rows]
+        pairs = [(_name(ln, col), ln.by_col[col], own[i] - own[1 - i])
+                 for i, ln in enumerate(rows)]
+        used_rows, used_cols = rows, [col]
+    else:
+        return None
+    if any(set(header(k)[0]) <= label_words(ln.label) for k in used_cols for ln in used_rows):
+        return None  # a column's words are all a row's: which one they name is a guess
+    if not all(d for _, _, d in pairs):
+        return None
+    explained = set().union(*(set(read.years(ln.label)) for ln in used_rows),
+                            *(set(read.years(k)) | set(read.years(
+                                ln.by_col[k].get("time_key") or ""))
+                              for k in used_cols for ln in used_rows if k in ln.by_col))
+    if not qys <= explained:
+        return None  # a year the cells do not have
+    words = set().union(label_words(corner), *(by[id(ln)] for ln in used_rows),
+                        *({tr.stem(w) for w in header(k)[0]} for k in used_cols))
+    left = label_words(question) - words - tr.OPWORDS - _ASK_WORDS - spans._STRUCT_WORDS  # noqa: SLF001
+    if len(left) > _MAX_RESIDUE:
+        return None
+    order = sorted(pairs, key=lambda p: _first(qtok, p[2]))
+    if _first(qtok, order[0][2]) == _first(qtok, order[1][2]):
+        return None
+    return order, used_rows, used_cols
+
+
+def _name(ln, col: str) -> str:  # noqa: ANN001
+    """"Discount rate Domestic 2019": the row and the column, a date's day aside (the draft's
+    sentence states no number the evidence does not — a period's year is one it does)."""
+    return re.sub(r"\s+", " ", f"{ln.label} {_DATE.sub(' ', col)}").strip()
+
+
+def _first(qtok: list[str], words: set[str]) -> int:
+    """Where the question first says one of an operand's own words."""
+    return min((i for i, w in enumerate(qtok) if w in words or tr.stem(w) in words),
+               default=10 ** 6)
+
+
+def _directed(question: str, a: set[str], b: set[str]) -> bool:
+    """"From A to B", "between A to B", "A to B": B is the later of the two."""
+    toks = [tr.stem(w) for w in re.findall(r"[a-z]+|\d+", question.lower())]
+    ia = next((i for i, w in enumerate(toks) if w in a), None)
+    ib = next((i for i, w in enumerate(toks) if w in b), None)
+    if ia is None or ib is None or ia >= ib:
+        return False
+    between = toks[ia + 1:ib]
+    # "A as compared to B", "A relative to B": A against B, not a move from A to B
+    return "to" in between and not {"and", "compared", "relative", "versus", "vs"} & set(between)
+
+
+_IN_UNITS = re.compile(r"\(\s*in\s+(?:years|months|days|weeks|hours|units|shares)\s*\)", re.I)
+
+
+def _scale(c: dict, cols: list[str]) -> str:
+    """The cell's scale (`tableqa_rows.scale`), except that a column of an amount per unit
+    ("Average Price Paid per Share") or of a count stated in its own unit ("Useful Lives (in
+    years)") has none, whatever the table's caption says of its money columns."""
+    col = c["attribute"] or ""
+    if any(k == col for k in cols) and (per_unit(col) or _IN_UNITS.search(col)):
+        return ""
+    return tr.scale(c)
+
+
+def _compute(question: str, order: list, used_rows: list, used_cols: list):  # noqa: ANN202
+    labels = " ".join([ln.label for ln in used_rows] + list(used_cols))
+    op = read.operation(question, labels, 2)
+    if op not in ("difference", "change_ratio", "sum"):
+        return None
+    (na, ca, wa), (nb, cb, wb) = order
+    pct = ["%" in (c["value_text"] or "") for c in (ca, cb)]
+    sc = _scale(ca, used_cols)
+    if pct[0] != pct[1] or sc != _scale(cb, used_cols):
+        return None  # a percent against an amount, or two scales
+    directed = _directed(question, wa, wb)
+    a, b = float(ca["value_num"]), float(cb["value_num"])
+    bld = spans._Builder()  # noqa: SLF001
+    oa = Operand(ca["claim_id"], a, na, bld.commit(ca, f"the first operand: {na}"))
+    ob = Operand(cb["claim_id"], b, nb, bld.commit(cb, f"the second operand: {nb}"))
+    if op == "sum":
+        if pct[0]:
+            return None  # shares of different wholes do not add up
+        r = round(a + b, 2)
+        d = Derivation("sum", f"{fmt(a)} + {fmt(b)}", (oa, ob), r)
+        return replace(bld.done(op, r, f"{na} [{oa.n}] plus {nb} [{ob.n}] is {fmt(r)}.", d),
+                       scale=sc)
+    if op == "difference":
+        if re.search(r"\bpercent|%", question, re.I) and sc != "percent":
+            return None  # "the percentage difference": a ratio, or points?
+        if read.distance(question) and not directed:
+            # "the difference between A and B": A - B, or how far apart they are — the same
+            # figure unless A is the smaller, where readers differ (the engine's own reading
+            # of two named items is A - B, the line-item reader's of two periods a distance)
+            if a < b:
+                return None
+            new, old = oa, ob
+        elif directed:
+            new, old = ob, oa  # "from A to B": B against A
+        else:
+            return None
+        r = round(new.value - old.value, 2)
+        d = Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}", (new, old), r)
+        sent = f"{new.label} [{new.n}] minus {old.label} [{old.n}] is {fmt(r)}."
+        return replace(bld.done(op, r, sent, d), scale=sc)
+    if not directed or sc == "percent" or pct[0] or a <= 0:
+        return None  # no direction, a change of percentages, or no positive base
+    r = round((b - a) / a * 100, 2)
+    d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
+    sent = f"From {na} [{oa.n}] to {nb} [{ob.n}] is a change of {fmt(r)}%."
+    return replace(bld.done(op, r, sent, d), scale="percent")
