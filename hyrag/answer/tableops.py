@@ -356,7 +356,7 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: 
         return None
     if res.operation in _READS and _ARITHMETIC.search(question):
         return None  # the question asks for a computed quantity; a cell read is not it
-    if res.operation in _OVER_ROWS and _unread_year(reading, g):
+    if res.operation in _OVER_ROWS and _unread_year(reading, g, res):
         return None  # "from fiscal year 2025 - 2029, the total ...": the year picks rows
     return _commit(g, res)
 
@@ -378,17 +378,25 @@ def _holds_entities(parsed, reading, g: Grid) -> bool:  # noqa: ANN001
     return True
 
 
-# Aggregates over a set of rows, and the years a question names that selected none of them:
-# an aggregate that ignores the year the question names answers another question (the sum
-# over every period for "the total in 2025 - 2029"). A year the table's headers state
-# ("Common Stock Price Range 2018") is the whole table's, so naming it selects every row.
+# Aggregates over a set of rows, and the years a question names outside every cell value and
+# condition it matched: an aggregate that runs over rows of other periods answers another
+# question ("from fiscal year 2025 - 2029, the total ...": the sum over every period span). A
+# year the table's headers state ("Common Stock Price Range 2018") is the whole table's.
 _OVER_ROWS = ("sum", "average")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 
 
-def _unread_year(reading, g: Grid) -> bool:  # noqa: ANN001
+def _unread_year(reading, g: Grid, res: Result) -> bool:  # noqa: ANN001
+    """Whether the question names years the aggregate did not keep to: some row it ran over
+    states a year outside the span the question's own years make ("2020" ... "2024")."""
     stated = set(_YEAR.findall(" ".join(h or "" for h in g.headers)))
-    return any(_YEAR.fullmatch(w) and w not in stated for w in reading.free)
+    named = sorted(int(w) for w in reading.free if _YEAR.fullmatch(w) and w not in stated)
+    if not named:
+        return False
+    lo, hi = named[0], named[-1]
+    rows = {i for i, _ in (res.operand_cells or res.cells)}
+    return any(not lo <= int(y) <= hi for i in rows for cell in g.text[i]
+               for y in _YEAR.findall(cell or ""))
 
 
 _STRUCTURAL = ("neighbour", "compare", "mode", "same", "first", "last")
