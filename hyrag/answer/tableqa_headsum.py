@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.tableqa_totals import plain_heading
@@ -41,9 +42,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     """The sum of the lines under the heading the question names, or None (see the module)."""
     if not _ALL.search(question):
         return None
-    from hyrag.answer import tablespans
-
-    found = heading_rows(tr.content(question), tablespans.lines(con))
+    found = heading_rows(tr.content(question), tablelines.table_lines(con))
     if found is None:
         return None
     head, rows = found
@@ -57,7 +56,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     cells = [ln.by_col[cols[0]] for ln in rows]
     if len({tr.scale(c) for c in cells}) != 1:
         return None
-    b = tablespans.Builder()
+    b = tablelines.Builder()
     refs = [b.commit(c, f"line under {head}") for c in cells]
     ops = tuple(Operand(c["claim_id"], float(c["value_num"]), ln.label, r)
                 for c, ln, r in zip(cells, rows, refs, strict=True))

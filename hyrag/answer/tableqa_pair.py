@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
@@ -79,10 +80,10 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
             or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)):  # noqa: SLF001
         return None  # a first look; the operation is read with the labels' own words aside
     try:
-        lines = spans._lines(con)  # noqa: SLF001
+        lines = tablelines.table_lines(con)
     except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
         return None
-    qtok = [w for w in spans._tokens(question) if w not in spans._GLUE]  # noqa: SLF001
+    qtok = [w for w in tablelines.tokens(question) if w not in tablelines.GLUE]
     tables: dict[str, list] = {}
     for ln in lines:
         tables.setdefault(ln.table, []).append(ln)
@@ -100,7 +101,7 @@ def header(col: str) -> tuple[list[str], set[int]]:
     [current]; "Weighted-Average Useful Lives (in years)" -> [weighted, average, useful, live]."""
     ys = set(read.years(col))
     s = read.YEAR.sub(" ", _DATE.sub(" ", _NOTE.sub(" ", col or "")))
-    toks = [w for w in spans._tokens(s) if w not in spans._GLUE  # noqa: SLF001
+    toks = [w for w in tablelines.tokens(s) if w not in tablelines.GLUE
             and w not in _UNIT_TOKENS and w not in _PERIOD]
     return toks, ys
 
@@ -114,7 +115,7 @@ def _col_named(col: str, cell: dict, qtok: list[str], qset: set[str], qys: set[i
     if not set(words) <= qset or not ys <= qys:
         return False
     nums = [w for w in toks if w[0].isdigit()]
-    return not nums or spans._at(qtok, toks) is not None  # noqa: SLF001
+    return not nums or tablelines.at(qtok, toks) is not None
 
 
 def _rows(question: str, table: list) -> list:
@@ -281,7 +282,7 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
         return None  # a percent against an amount, or two scales
     directed = _directed(question, wa, wb)
     a, b = float(ca["value_num"]), float(cb["value_num"])
-    bld = spans._Builder()  # noqa: SLF001
+    bld = tablelines.Builder()
     oa = Operand(ca["claim_id"], a, na, bld.commit(ca, f"the first operand: {na}"))
     ob = Operand(cb["claim_id"], b, nb, bld.commit(cb, f"the second operand: {nb}"))
     if op == "sum":

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.tools import Derivation, Operand, fmt
@@ -50,9 +51,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
         return None
     if tr.scale(a) != tr.scale(b) or float(a["value_num"]) < 0 or float(b["value_num"]) < 0:
         return None
-    from hyrag.answer import tablespans
-
-    bld = tablespans.Builder()
+    bld = tablelines.Builder()
     ra, rb = bld.commit(a, "ratio numerator"), bld.commit(b, "ratio denominator")
     oa = Operand(a["claim_id"], float(a["value_num"]), tr.label(a), ra)
     ob = Operand(b["claim_id"], float(b["value_num"]), tr.label(b), rb)

@@ -44,9 +44,9 @@ import math
 import re
 from dataclasses import replace
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
-from hyrag.answer import tablespans as spans
 from hyrag.answer.tools import Derivation, Operand, fmt
 from ingest.numbers import decimals_shown
 
@@ -87,7 +87,7 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     if halves is None:
         return None
     try:
-        lines = spans._lines(con)  # noqa: SLF001
+        lines = tablelines.table_lines(con)
     except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
         return None
     found = _pair(question, *halves, lines)
@@ -98,7 +98,7 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     a, b = math.fsum(vals), float(wcell["value_num"])
     if not b or any((v < 0) != (b < 0) for v in vals) or any(c is wcell for _, c in parts):
         return None  # no whole, or a cost in brackets against a positive whole
-    bld = spans._Builder()  # noqa: SLF001
+    bld = tablelines.Builder()
     ops = [Operand(c["claim_id"], v, nm, bld.commit(c, f"the part: {nm}"))
            for (nm, c), v in zip(parts, vals, strict=True)]
     rb = bld.commit(wcell, f"the whole: {whole}")
@@ -151,14 +151,14 @@ def split(question: str) -> tuple[str, str] | None:
 def _head(col: str) -> list[str]:
     """A column header's words as the question would say them ("More Than 5 Years" -> more,
     than, 5, year; "Total £m" -> total): glue words and units aside."""
-    return [w for w in spans._tokens(col) if w not in spans._GLUE  # noqa: SLF001
+    return [w for w in tablelines.tokens(col) if w not in tablelines.GLUE
             and w not in _UNIT_TOKENS]
 
 
 def _says(text: str, col: str) -> bool:
     h = _head(col)
-    toks = [w for w in spans._tokens(text) if w not in spans._GLUE]  # noqa: SLF001
-    return bool(h) and spans._at(toks, h) is not None  # noqa: SLF001
+    toks = [w for w in tablelines.tokens(text) if w not in tablelines.GLUE]
+    return bool(h) and tablelines.at(toks, h) is not None
 
 
 def _is_total_col(col: str) -> bool:
@@ -331,7 +331,7 @@ def _col_adds_up(total, col: str, parts: list, table: list) -> bool:  # noqa: AN
 def _residue(question: str, used: tuple, cols: set[str]) -> int:
     """The question's content words no used row label, column header or share word explains."""
     words = set().union(*(_words(ln.label) for ln in used),
-                        *({tr.stem(w) for w in spans._tokens(k)} for k in cols))  # noqa: SLF001
+                        *({tr.stem(w) for w in tablelines.tokens(k)} for k in cols))
     left = _words(question) - words - _SHARE_WORDS - tr.OPWORDS - {
         tr.stem(w) for w in _SHARE_WORDS}
-    return len({w for w in left if spans._NUMBER_WORDS.get(w) not in words})  # noqa: SLF001
+    return len({w for w in left if tablelines.NUMBER_WORDS.get(w) not in words})

@@ -9,7 +9,7 @@ label at all, so no question can name it. This module names it, only where the n
 analyst's and nothing is guessed:
 
 - the row must add up the labelled rows directly above it in every column it has a figure in
-  (`tablespans.unlabelled_totals`, within a unit of rounding) — a row that does not is a
+  (`tablelines.unlabelled_totals`, within a unit of rounding) — a row that does not is a
   subtraction, a memo line or a second measure, and stays nameless;
 - under a section heading ("Long-lived assets:", "Amounts falling due within one year:") it
   is the total of that heading: "Total long-lived assets";
@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_rows as tr
 
 
 def names(con) -> dict[tuple[str, object], str]:  # noqa: ANN001
     """(table, row) -> the name of each unlabelled total row of the view (see the module)."""
-    from hyrag.answer import tablespans
-
     out: dict[tuple[str, object], str] = {}
-    for total, block in tablespans.unlabelled_totals(con):
+    for total, block in tablelines.unlabelled_totals(con):
         name = _name(total.section, [ln.label for ln in block],
                      {ln.section for ln in block})
         if name:

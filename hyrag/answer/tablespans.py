@@ -27,21 +27,14 @@ Nothing here knows any benchmark; the same code reads a user's workbook.
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from dataclasses import dataclass, field
 
+from hyrag.answer import tablelines as tl
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
 from hyrag.answer import tablespans_items
-from hyrag.answer.catalog import per_view
-from hyrag.answer.commitment import CommitmentStore, Fact
-from hyrag.answer.requirements import Requirement
+from hyrag.answer.tablelines import Line
 from hyrag.answer.tablespans_headings import heading_rows, sole_lines
-from hyrag.answer.tools import Derivation, Operand
-from hyrag.answer.warrant import Verdict
-from ingest.numbers import decimals_shown
 
 _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:financial|fiscal|"
                        r"calendar|reporting)\s+)?"
@@ -81,9 +74,6 @@ _CALC = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|avera
 _ARITH = re.compile(r"\b(?:change|increase|decrease|growth|difference|ratio|average|percentage|"
                     r"proportion|share)\b|%", re.I)
 _RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.I)
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
-_GLUE = {"the", "of", "and", "in", "a", "an", "at", "as", "for", "on", "s"}
 _COUNT = re.compile(r"^\s*how many\b", re.I)
 _WHAT = re.compile(r"^\s*(?:what|which|list|name)\b", re.I)
 _BUT_NOT = re.compile(r"\b(?:in|for)\s+((?:19|20)\d{2})\s+but\s+not\s+(?:in\s+|for\s+)?"
@@ -99,20 +89,6 @@ _STRUCT_WORDS = {"table", "provide", "provided", "information", "calculated", "c
                  "line", "major", "main", "different", "various"}
 
 
-@dataclass
-class Line:
-    """One row of a table as the reader sees it: its label and its figures by year."""
-
-    table: str
-    row: int
-    label: str
-    by_year: dict[int, dict] = field(default_factory=dict)
-    col_order: dict[int, int] = field(default_factory=dict)  # year -> column position
-    by_col: dict[str, dict] = field(default_factory=dict)  # every figure, by its column
-    col_pos: dict[str, int] = field(default_factory=dict)
-    section: str = ""  # the heading the row sits under ("Non-current:"), `ingest.sections`
-
-
 def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
     """(the answer as a `TableResolved`, or None; whether the question is a structure question
     at all). A structure question declined on purpose stays declined (the engine abstains)."""
@@ -120,7 +96,7 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
     if kind is None:
         return None, False
     try:
-        lines = _lines(con)
+        lines = tl.table_lines(con)
     except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
         lines = []
     if not lines:
@@ -178,58 +154,6 @@ def _kind(question: str) -> str | None:
     return "table_dates" if tablespans_items.asks_dates(question) else None
 
 
-_LINES: dict[tuple, list[Line]] = {}
-
-
-def _lines(con) -> list[Line]:  # noqa: ANN001
-    """`_read_lines`, cached per database generation and reader view, as tableqa's cells."""
-    return per_view(_LINES, con, _read_lines)
-
-
-lines = _lines  # the rows as this reader sees them, for the heading sums (tableqa_headsum)
-
-
-def _read_lines(con) -> list[Line]:  # noqa: ANN001
-    """The rows of the knowledge base's tables in file order, from their numeric cell claims
-    (the row and column each locator names): a row with no figure at all leaves a gap in the
-    row numbers. A cell's year is its period, else the one year its column header names."""
-    out: dict[tuple[str, int], Line] = {}
-    for c in map(dict, tr.numeric_cells(con)):  # its own copies: `_year` is set below
-        try:
-            loc = json.loads(c["locator"] or "{}")
-        except ValueError:
-            continue
-        row = loc.get("row")
-        if not isinstance(row, int):
-            continue
-        # a row whose first cell is empty (an unlabelled subtotal) has no label of its own
-        label = tr.label(c) if c["entity"] else ""  # noqa: SLF001
-        if label and label == str(loc.get("column") or ""):
-            label = ""  # a table melted by columns names such a row by its cell's column
-        ln = out.setdefault((c["table_name"], row),
-                            Line(c["table_name"], row, label, section=str(loc.get("section")
-                                                                          or "")))
-        col = str(loc.get("column") or c["attribute"] or "")
-        pos = _col(str(loc.get("cell") or ""))
-        ln.by_col.setdefault(col, c)
-        ln.col_pos.setdefault(col, pos)
-        ys = set(read.years(c["time_key"] or "")) or set(read.years(c["attribute"] or ""))
-        if len(ys) != 1:
-            continue
-        y = ys.pop()
-        c["_year"] = y
-        if y not in ln.by_year:  # a second column for the year ("%" beside it): the first
-            ln.by_year[y] = c
-            ln.col_order[y] = pos
-    return sorted(out.values(), key=lambda ln: (ln.table, ln.row))
-
-
-def _col(cell: str) -> int:
-    m = re.match(r"([A-Z]+)", cell)
-    n = 0
-    for ch in m.group(1) if m else "":
-        n = n * 26 + ord(ch) - 64
-    return n
 
 
 def _content(question: str) -> set[str]:
@@ -294,11 +218,11 @@ def _periods(question: str, lines: list[Line]):  # noqa: ANN202
     if not years:  # no column is a year: the rows may be ("2020", ..., "Thereafter")
         return tablespans_items.row_periods(lines) if named is lines else None
     order = sorted(years, key=lambda y: (years[y][0], -y))
-    b = _Builder()
+    b = tl.Builder()
     refs = [b.commit(years[y][1], f"period {y}") for y in order]
     names = [str(y) for y in order]
     what = f"{named[0].label}" if named is not lines else "The table"
-    sent = f"{what} has figures for {_join(names)} {''.join(f'[{r}]' for r in refs)}."
+    sent = f"{what} has figures for {tl.join(names)} {''.join(f'[{r}]' for r in refs)}."
     return b.done("periods", names, sent)
 
 
@@ -307,7 +231,7 @@ def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN2
     named = _named(question, lines, totals=True)
     if not named:
         return _under_heading(question, lines, count=count)
-    found = [blk for ln in named if (blk := _block(ln, lines)) is not None]
+    found = [blk for ln in named if (blk := tl.block(ln, lines)) is not None]
     if len(found) != 1:
         return None  # none adds up, or two lines of that name do: not guessed at
     total, block = found[0]
@@ -317,7 +241,7 @@ def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN2
         block = [ln for ln in block if not _deduction(ln, total)]
         if len(block) < 2:
             return None
-    b = _Builder()
+    b = tl.Builder()
     col = min(total.by_col, key=lambda k: total.col_pos.get(k, 0))  # the first column shown
     refs = [b.commit(ln.by_col[col], f"component of {total.label}") for ln in block
             if col in ln.by_col]
@@ -325,44 +249,13 @@ def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN2
     names = [ln.label for ln in block]
     cites = "".join(f"[{r}]" for r in refs)
     if count:
-        sent = (f"{total.label} [{tref}] is the sum of {len(names)} lines: {_join(names)} "
+        sent = (f"{total.label} [{tref}] is the sum of {len(names)} lines: {tl.join(names)} "
                 f"{cites}.")
         return b.done("count_components", float(len(names)), sent, b.count(refs, names))
-    sent = f"{total.label} [{tref}] is the sum of {_join(names)} {cites}."
+    sent = f"{total.label} [{tref}] is the sum of {tl.join(names)} {cites}."
     return b.done("components", names, sent)
 
 
-def _block(total: Line, lines: list[Line],
-           unlabelled: bool = False) -> tuple[Line, list[Line]] | None:
-    """The contiguous rows directly above `total` (no gap: a row without figures is a section
-    header) whose figures sum to the total in every year it has; the shortest such block."""
-    if not total.by_col or not (total.label or unlabelled):
-        return None
-    above = [ln for ln in lines if ln.table == total.table and total.row - _MAX_PARTS - 1
-             <= ln.row < total.row]
-    block: list[Line] = []
-    want = total.row - 1
-    for ln in reversed(above):
-        if ln.row != want or not ln.label or len(block) >= _MAX_PARTS:
-            break
-        block.insert(0, ln)
-        want -= 1
-        if len(block) >= 2 and _adds_up(block, total):
-            return total, block
-    return None
-
-
-def unlabelled_totals(con) -> list[tuple[Line, list[Line]]]:  # noqa: ANN001
-    """Each row without a label that adds up the labelled rows directly above it (`_block`),
-    with those rows: the total line a statement prints under its items without naming it."""
-    lines = _lines(con)
-    return [blk for ln in lines if not ln.label
-            and (blk := _block(ln, lines, unlabelled=True)) is not None]
-
-
-_MAX_PARTS = 40  # the lines one total sums in a statement a person reads
-_MAX_LINES = 400
-_TOTAL_LABEL = re.compile(r"\s*(?:grand\s+)?(?:total|sum|overall)\b", re.I)
 _KINDS = re.compile(r"\b(?:types?|kinds?|sorts?)\b", re.I)
 
 
@@ -373,39 +266,6 @@ def _deduction(ln: Line, total: Line) -> bool:
     return bool(signs) and all(signs)
 
 
-def _adds_up(block: list[Line], total: Line) -> bool:
-    """The block's figures sum to the total's in every amount column the total has a figure
-    in (a "%" column is a share or a change, which does not add up)."""
-    checked = exact = 0
-    for col, tc in total.by_col.items():
-        parts = [ln.by_col[col] for ln in block if col in ln.by_col]
-        if any("%" in (c["value_text"] or "") for c in [*parts, tc]):
-            continue
-        if not parts:
-            return False
-        # rounded figures may miss their total by one unit of the last digit shown, but not
-        # everywhere: at least one column adds up exactly
-        unit = 10.0 ** -max(decimals_shown(c["value_text"]) for c in [*parts, tc])
-        diff = abs(math.fsum(float(c["value_num"]) for c in parts) - float(tc["value_num"]))
-        if diff > unit * 1.000001:
-            return False
-        checked += 1
-        exact += diff < unit * 1e-6
-    return checked > 0 and exact > 0
-
-
-def _tokens(s: str) -> list[str]:
-    """Words and numbers as a header is matched: "Less than one year" -> less, than, 1, year."""
-    ws = re.findall(r"[a-z]+|\d+(?:\.\d+)?", (s or "").lower().replace("’", "'"))
-    return [tr.stem(_NUMBER_WORDS.get(w, w)) for w in ws]  # noqa: SLF001
-
-
-def _at(seq: list[str], sub: list[str]) -> int | None:
-    """Where `sub` occurs in `seq` as a run of consecutive words, or None."""
-    n = len(sub)
-    return next((i for i in range(len(seq) - n + 1) if seq[i:i + n] == sub), None)
-
-
 def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     """"The respective values of A and B that are due in 1 to 3 years": the cells where the
     rows and the columns the question names cross, in the order it names them — one row and
@@ -414,7 +274,7 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     words and numbers stand in the question as they stand in the header ("1 to 3 years"). Anything else — two rows and two columns, a row label held by
     two rows, an empty cell — is declined, and owned (abstained on) once a row is named; one
     line's years are left to the line-item reader."""
-    qt = [w for w in _tokens(question) if w not in _GLUE]
+    qt = [w for w in tl.tokens(question) if w not in tl.GLUE]
     qyears = set(read.years(question))
     rows = [ln for ln in lines if ln.label and (own := tr.content(ln.label))  # noqa: SLF001
             and own <= tr.content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
@@ -428,9 +288,9 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
         [x for x in rows if x.label == lab], tr.content(question))]  # noqa: SLF001
     if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
         return None, True  # a label two rows hold, or rows of two tables
-    named = {w for ln in rows for w in _tokens(sole.get(id(ln), ln.label))}  # names no column
-    pos = {k: _at(qt, h) for k in rows[0].by_col
-           if (h := [w for w in _tokens(k) if w not in _GLUE]) and not set(h) <= named}
+    named = {w for ln in rows for w in tl.tokens(sole.get(id(ln), ln.label))}  # names no column
+    pos = {k: tl.at(qt, h) for k in rows[0].by_col
+           if (h := [w for w in tl.tokens(k) if w not in tl.GLUE]) and not set(h) <= named}
     cols = [k for k, i in pos.items() if i is not None]
     if not cols or len(rows) == 1 and all(read.years(k) for k in cols):
         return None, False  # no column named, or one line's years: tableqa's "each"
@@ -444,7 +304,7 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
         cs = [rows[0].by_col.get(k) for k in sorted(cols, key=lambda k: pos[k] or 0)]
     if any(c is None for c in cs):
         return None, True  # an empty cell: no figure to give
-    b = _Builder()
+    b = tl.Builder()
     refs = [b.commit(c, "respective cell") for c in cs]  # type: ignore[arg-type]
     pct = any("%" in (c["value_text"] or "") for c in cs)  # type: ignore[index]
     vals = [c["value_text"].strip() if pct else c["value_num"] for c in cs]  # type: ignore[index]
@@ -462,10 +322,10 @@ def _under_heading(question: str, lines: list[Line], *, count: bool):  # noqa: A
     if found is None:
         return None
     head, rows = found
-    b = _Builder()
+    b = tl.Builder()
     refs = [b.commit(tablespans_items.first_cell(ln), f"line under {head}") for ln in rows]
     names = [re.sub(r"(?<=[a-z]{3})\d{1,2}$", "", ln.label) for ln in rows]  # footnote 1
-    sent = f"Under {head.rstrip(':')}: {_join(names)} {''.join(f'[{r}]' for r in refs)}."
+    sent = f"Under {head.rstrip(':')}: {tl.join(names)} {''.join(f'[{r}]' for r in refs)}."
     if count:
         return b.done("count_components", float(len(names)), sent, b.count(refs, names))
     return b.done("components", names, sent)
@@ -484,9 +344,9 @@ def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202
     # takes in at a glance (a long list table is the row operators' question, tableops.py)
     groups = []
     for ln in lines:
-        if per_table[ln.table] > _MAX_LINES or ln.label and not _TOTAL_LABEL.match(ln.label):
+        if per_table[ln.table] > tl.MAX_LINES or ln.label and not tl.TOTAL_LABEL.match(ln.label):
             continue
-        blk = _block(ln, lines, unlabelled=True)
+        blk = tl.block(ln, lines, unlabelled=True)
         if blk is not None:
             groups.append(blk)
     named = _named(question, [t for t, _ in groups if t.label], totals=True) or []
@@ -506,7 +366,7 @@ def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202
         vals, key=lambda x: x[0])
     if sum(1 for v, _ in vals if v == pick[0]) > 1:
         return None
-    b = _Builder()
+    b = tl.Builder()
     refs = [b.commit(ln.by_col[col], f"part of {total.label or 'the total'}") for _, ln in vals]
     tref = b.commit(total.by_col[col], "the whole")
     word = "smallest" if _SUPER_MIN.search(question) else "largest"
@@ -550,63 +410,12 @@ def _new_items(question: str, lines: list[Line]):  # noqa: ANN202
     both = next((ln for ln in rows if a in ln.by_year and b_ in ln.by_year), None)
     if both is None:
         return None  # no line shows the other year: the table may not cover it at all
-    b = _Builder()
+    b = tl.Builder()
     refs = [b.commit(ln.by_year[a], f"{ln.label} {a}, none in {b_}") for ln in hits]
     shown = b.commit(both.by_year[b_], f"the table shows {b_}")
     sent = (f"{len(hits)} lines have a figure for {a} but none for {b_} [{shown}]: "
-            f"{_join([ln.label for ln in hits])} {''.join(f'[{r}]' for r in refs)}.")
+            f"{tl.join([ln.label for ln in hits])} {''.join(f'[{r}]' for r in refs)}.")
     return b.done("count_new", float(len(hits)), sent,
                   b.count(refs, [ln.label for ln in hits]))
 
 
-def _join(xs: list[str]) -> str:
-    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-class _Builder:
-    """Commits cells as facts, one requirement each, in the engine's own types."""
-
-    def __init__(self) -> None:
-        self.store = CommitmentStore()
-        self.reqs: list[Requirement] = []
-        self.verdicts: list[Verdict] = []
-        self.n: dict[str, int] = {}
-
-    def commit(self, c: dict, why: str) -> int:
-        if c["claim_id"] in self.n:
-            return self.n[c["claim_id"]]
-        rid = f"R{len(self.reqs) + 1}"
-        label = tr.label(c)  # noqa: SLF001
-        y = c.get("_year")
-        req = Requirement(rid, label, c["attribute"] or label, period=str(y) if y else None,
-                          scope=(c["table_name"],))
-        self.store.commit(Fact(
-            claim_id=c["claim_id"], requirement=rid, source=c["file"] or c["table_name"],
-            locator=c["locator"], text=re.sub(r"^\[[^\]]*\]\s*", "", c["text"] or ""),
-            entity=label, attribute=c["attribute"] or label, value=c["value_num"],
-            value_text=c["value_text"] or "", value_base=c["value_base"], unit=c["unit"],
-            scale=c["scale"], time_key=c["time_key"], kind="cell", table=c["table_name"],
-            score=1.0, warrant_query=f"table layout: {why}",
-            confidence=float(c["conf_base"] or 0.0)))
-        self.reqs.append(req)
-        self.verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
-        self.n[c["claim_id"]] = len(self.reqs)
-        return len(self.reqs)
-
-    def count(self, refs: list[int], names: list[str]) -> Derivation:
-        """A count as a derivation over the counted cells, so the verifier re-counts it."""
-        facts = self.store.facts
-        ops = tuple(Operand(facts[r - 1].claim_id, float(facts[r - 1].value or 0.0), nm, r)
-                    for r, nm in zip(refs, names, strict=True))
-        return Derivation("count", f"count({', '.join(names)})", ops, float(len(ops)))
-
-    def done(self, operation: str, answer: object, sentence: str,  # noqa: ANN202
-             derivation: Derivation | None = None):
-        from hyrag.answer.tableops import TableResolved
-
-        return TableResolved(self.reqs, self.verdicts, self.store,
-                             [derivation] if derivation else [], operation, answer, "", 1.0, 0,
-                             sentence)
-
-
-Builder = _Builder  # committing cells as facts, for the other layout readers

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer import tablelines
+
 # "what (are the) [financial] items / which countries (are) (listed|shown|...) in the table":
 # a plural noun the rows are instances of; periods are `tablespans._periods`' question
 _ITEMS_Q = re.compile(
@@ -28,7 +30,7 @@ _ITEMS_Q = re.compile(
 _FOOTNOTE = re.compile(r"(?<=[a-z]{3})\d{1,2}$")  # "Incentive schemes1": a footnote mark
 
 
-def first_cell(ln) -> dict:  # noqa: ANN001 - a `tablespans.Line`
+def first_cell(ln) -> dict:  # noqa: ANN001 - a `tablelines.Line`
     """A line's figure in the first column that has one: the cell its evidence cites."""
     return ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))]
 
@@ -41,25 +43,23 @@ def asks_items(question: str) -> bool:
 def table_items(lines: list):  # noqa: ANN201 - a `TableResolved` or None
     """The rows that add up to the only table's closing total, when they and the total are all
     its labelled lines (see the module docstring); their labels without footnote marks."""
-    from hyrag.answer import tablespans as ts
-
     if len({ln.table for ln in lines}) != 1:
         return None
     total = next((ln for ln in reversed(lines) if not ln.label
-                  or ts._TOTAL_LABEL.match(ln.label)), None)  # noqa: SLF001
+                  or tablelines.TOTAL_LABEL.match(ln.label)), None)
     if total is None or total is not lines[-1]:
         return None  # lines after the closing total: more than the parts of one sum
-    found = ts._block(total, lines, unlabelled=True)  # noqa: SLF001
+    found = tablelines.block(total, lines, unlabelled=True)
     if found is None:
         return None
     _, block = found
     if {id(ln) for ln in block} != {id(ln) for ln in lines[:-1]}:
         return None  # a labelled line outside the sum: the table lists more than its parts
-    b = ts._Builder()  # noqa: SLF001
+    b = tablelines.Builder()
     refs = [b.commit(first_cell(ln), "line item of the table") for ln in block]
     tref = b.commit(first_cell(total), "the table's total")
     names = [_FOOTNOTE.sub("", ln.label) for ln in block]
-    sent = (f"The table lists {ts._join(names)} {''.join(f'[{r}]' for r in refs)}, "  # noqa: SLF001
+    sent = (f"The table lists {tablelines.join(names)} {''.join(f'[{r}]' for r in refs)}, "
             f"which add up to {total.label or 'its total'} [{tref}].")
     return b.done("components", names, sent)
 
@@ -83,8 +83,6 @@ def table_dates(question: str, lines: list):  # noqa: ANN201 - a `TableResolved`
     2018"), in the table's order or, when the question asks, chronologically. A column
     header without a full date, or a count the question states that the table does not
     have, is not answered: the dates would be a guess at what the question counts."""
-    from hyrag.answer import tablespans as ts
-
     if len({ln.table for ln in lines}) != 1:
         return None
     cols: dict[str, tuple[int, dict]] = {}
@@ -103,12 +101,12 @@ def table_dates(question: str, lines: list):  # noqa: ANN201 - a `TableResolved`
         return None
     if re.search(r"\bchronological", question, re.I):
         found.sort(key=lambda x: x[0])
-    b = ts._Builder()  # noqa: SLF001
+    b = tablelines.Builder()
     refs = [b.commit(c, f"column {name}") for _, name, c in found]
     names = [name for _, name, _ in found]
     # the sentence states each date as the cells' period ("2018-01-01"), which grounds it
     iso = [f"{y:04d}-{m + 1:02d}-{d:02d}" for (y, m, d), _, _ in found]
-    sent = f"The table's columns are dated {ts._join(iso)} " + "".join(  # noqa: SLF001
+    sent = f"The table's columns are dated {tablelines.join(iso)} " + "".join(
         f"[{r}]" for r in refs) + "."
     return b.done("periods", names, sent)
 
@@ -130,8 +128,6 @@ def row_periods(lines: list, count: bool = False):  # noqa: ANN201 - a `TableRes
     labels are years, year ranges or "Thereafter" — at least two, one a year. A table whose
     columns are years is `tablespans._periods`' own reading; a table whose first row is no
     period is not read here."""
-    from hyrag.answer import tablespans as ts
-
     if len({ln.table for ln in lines}) != 1:
         return None
     run = []
@@ -141,10 +137,10 @@ def row_periods(lines: list, count: bool = False):  # noqa: ANN201 - a `TableRes
         run.append(ln)
     if len(run) < 2 or not any(re.search(r"\d", ln.label) for ln in run):
         return None
-    b = ts._Builder()  # noqa: SLF001
+    b = tablelines.Builder()
     refs = [b.commit(first_cell(ln), f"period {ln.label}") for ln in run]
     names = [ln.label.strip() for ln in run]
-    sent = f"The table's rows are the periods {ts._join(names)} " + "".join(  # noqa: SLF001
+    sent = f"The table's rows are the periods {tablelines.join(names)} " + "".join(
         f"[{r}]" for r in refs) + "."
     if count:
         return b.done("count_components", float(len(names)), sent, b.count(refs, names))
