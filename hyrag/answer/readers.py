@@ -40,6 +40,9 @@ those of every other answer:
    leases": the line's "Total" column).
 7. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
+8. `prose_spans` — what a sentence says a term represents / comprises / how it is calculated
+   (the clause quoted), when no reader above answered and the parser found no direct evidence
+   or the question asks for an explanation.
 
 Everything runs through the subject's view (`con`), so the policy's filters hold here too.
 """
