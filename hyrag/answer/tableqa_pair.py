@@ -58,7 +58,7 @@ from hyrag.answer import tableqa_rows as tr
 from hyrag.answer import tablespans as spans
 from hyrag.answer.catalog import per_view
 from hyrag.answer.tableqa_scale import per_unit
-from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS
+from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS, split
 from hyrag.answer.tableqa_shares import _words as label_words
 from hyrag.answer.tools import Derivation, Operand, fmt
 
@@ -76,7 +76,8 @@ _CORNERS: dict[tuple, dict[str, str]] = {}
 def resolve(question: str, con) -> object | None:  # noqa: ANN001
     """The difference or percentage change of two cells as a `TableResolved`, or None."""
     if not (read._DIFF.search(question) or read.CHANGE_RATIO.search(question)  # noqa: SLF001
-            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)):  # noqa: SLF001
+            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)  # noqa: SLF001
+            or read._RATIO.search(question) or read._PCT_OF.search(question)):  # noqa: SLF001
         return None  # a first look; the operation is read with the labels' own words aside
     try:
         lines = spans._lines(con)  # noqa: SLF001
@@ -256,6 +257,8 @@ def _directed(question: str, a: set[str], b: set[str]) -> bool:
     return "to" in between and not {"and", "compared", "relative", "versus", "vs"} & set(between)
 
 
+# "the percentage difference between A and B" (A relative to B, as the "between" orders them)
+_PCT_DIFF = re.compile(r"\bpercent(?:age)?\s+difference\b", re.I)
 _IN_UNITS = re.compile(r"\(\s*in\s+(?:years|months|days|weeks|hours|units|shares)\s*\)", re.I)
 
 
@@ -272,6 +275,8 @@ def _scale(c: dict, cols: list[str]) -> str:
 def _compute(question: str, order: list, used_rows: list, used_cols: list):  # noqa: ANN202
     labels = " ".join([ln.label for ln in used_rows] + list(used_cols))
     op = read.operation(question, labels, 2)
+    if op in ("ratio", "percent_of"):
+        return _ratio(question, op, order, used_cols)
     if op not in ("difference", "change_ratio", "sum"):
         return None
     (na, ca, wa), (nb, cb, wb) = order
@@ -291,6 +296,14 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
         d = Derivation("sum", f"{fmt(a)} + {fmt(b)}", (oa, ob), r)
         return replace(bld.done(op, r, f"{na} [{oa.n}] plus {nb} [{ob.n}] is {fmt(r)}.", d),
                        scale=sc)
+    if op == "difference" and _PCT_DIFF.search(question) and not pct[0]:
+        if not re.search(r"\bbetween\b", question, re.I) or directed or b <= 0 or a <= 0:
+            return None
+        # "the percentage difference between A and B": how much A differs, relative to B
+        r = round((a - b) / b * 100, 2)
+        d = Derivation("growth", f"({fmt(a)} - {fmt(b)}) / {fmt(b)} x 100", (ob, oa), r, "%")
+        sent = f"{na} [{oa.n}] differs from {nb} [{ob.n}] by {fmt(r)}%."
+        return replace(bld.done("change_ratio", r, sent, d), scale="percent")
     if op == "difference":
         if re.search(r"\bpercent|%", question, re.I) and sc != "percent":
             return None  # "the percentage difference": a ratio, or points?
@@ -315,3 +328,55 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
     d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
     sent = f"From {na} [{oa.n}] to {nb} [{ob.n}] is a change of {fmt(r)}%."
     return replace(bld.done(op, r, sent, d), scale="percent")
+
+
+def _half(text: str, words: set[str]) -> bool:
+    """Whether `text` (one half of a share question) says every one of an operand's words."""
+    whole = re.sub(r"\bnon-(?=[a-z])", "non", text, flags=re.I)  # "non-vested" is no "vested"
+    said = set(spans._tokens(whole)) | label_words(text) | set(map(str, read.years(text)))  # noqa: SLF001
+    return all(w in said or tr.stem(w) in said for w in words)
+
+
+def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN202
+    """A over B, "A as a percentage of B", "the proportion of B that is A", "the ratio of A to
+    B": the part is the operand the part's half of the question (`tableqa_shares.split`) names
+    and the whole's half does not, and the other way round — else which is over which is a
+    guess. A deduction shown in brackets is a part by its size (`tableqa_rows.share_sizes`);
+    a part above its whole is no "proportion"; a share of a "Total" line or column is the
+    shares reader's, which first checks that the total adds up (a comparison of two cells,
+    "A as a percentage of B", may pass 100 %)."""
+    halves = split(question)
+    if halves is None:
+        return None
+    (na, ca, wa), (nb, cb, wb) = order
+    sides = [(_half(halves[0], w), _half(halves[1], w)) for w in (wa, wb)]
+    if sides == [(True, False), (False, True)]:
+        (np_, cp, _), (nw, cw, _) = order
+    elif sides == [(False, True), (True, False)]:
+        (nw, cw, _), (np_, cp, _) = order
+    else:
+        return None
+    sc = _scale(cp, used_cols)
+    if ("%" in (cp["value_text"] or "")) != ("%" in (cw["value_text"] or "")) or \
+            sc != _scale(cw, used_cols):
+        return None  # a percent against an amount, or two scales
+    vals = tr.share_sizes([cp], cw)
+    if vals is None:
+        return None
+    a, b = vals[0], float(cw["value_num"])
+    if _TOTAL_LABEL.match(nw) or _TOTAL_LABEL.match(cw["attribute"] or ""):
+        return None  # a share of a total: `tableqa_shares`', which checks that it adds up
+    bld = spans._Builder()  # noqa: SLF001
+    oa = Operand(cp["claim_id"], a, np_, bld.commit(cp, f"the part: {np_}"))
+    ob = Operand(cw["claim_id"], b, nw, bld.commit(cw, f"the whole: {nw}"))
+    if op == "ratio":
+        r = round(a / b, 2)
+        if r > 1 and a > 0 and b > 0 and read.proportion(question):
+            return None  # a proportion above 1: the part and the whole were swapped
+        d = Derivation("ratio", f"{fmt(a)} / {fmt(b)}", (oa, ob), r)
+        return replace(bld.done(op, r, f"{np_} [{oa.n}] over {nw} [{ob.n}] is {fmt(r)}.", d),
+                       scale="")
+    r = round(a / b * 100, 2)
+    d = Derivation("ratio", f"{fmt(a)} / {fmt(b)} x 100", (oa, ob), r, "%")
+    return replace(bld.done(op, r, f"{np_} [{oa.n}] is {fmt(r)}% of {nw} [{ob.n}].", d),
+                   scale="percent")
