@@ -91,7 +91,8 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     found = [got for t, ls in tables.items()
              if (got := _reading(question, qtok, ls, corner.get(t, "")))]
     if len(found) != 1:
-        return None
+        adopted = [got for ls in tables.values() if (got := _adoption(question, ls))]
+        return adopted[0] if len(adopted) == 1 else None
     return _compute(question, *found[0])
 
 
@@ -380,3 +381,46 @@ def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN20
     d = Derivation("ratio", f"{fmt(a)} / {fmt(b)} x 100", (oa, ob), r, "%")
     return replace(bld.done(op, r, f"{np_} [{oa.n}] is {fmt(r)}% of {nw} [{ob.n}].", d),
                    scale="percent")
+
+
+_AFTER = re.compile(r"\bafter\s+(?:the\s+)?(?P<what>[^?]+)", re.I)
+_WITHOUT = re.compile(r"\bwithout\b(?P<what>.*)$", re.I)
+_REPORTED = re.compile(r"^\s*as\s+reported\b", re.I)
+
+
+def _adoption(question: str, table: list):  # noqa: ANN202
+    """"The percentage increase in X after adoption of the new standard" of a table that shows
+    each line "As Reported" beside its "Balances Without Adoption of New Standard" (the usual
+    disclosure of a new accounting standard's effect): the reported figure against the one
+    without it, (reported - without) / without x 100. Only when the question asks a percentage
+    change of one named line "after" what exactly one column is "without", and exactly one
+    column is "As Reported"; anything else is not read."""
+    m = _AFTER.search(question)
+    if not m or not read.CHANGE_RATIO.search(question) or read.years(question):
+        return None
+    what = label_words(m.group("what"))
+    cols: dict[str, None] = {}
+    for ln in table:
+        cols.update(dict.fromkeys(ln.by_col))
+    without = [k for k in cols if (w := _WITHOUT.search(_DATE.sub(" ", k)))
+               and (ww := label_words(w.group("what"))) and ww == what]
+    reported = [k for k in cols if _REPORTED.match(k)]
+    rows = [ln for ln in _rows(question[:m.start()], table)
+            if all(k in ln.by_col for k in without + reported)]
+    if len(without) != 1 or len(reported) != 1 or len(rows) != 1:
+        return None
+    ln = rows[0]
+    cw, cr = ln.by_col[without[0]], ln.by_col[reported[0]]
+    if any("%" in (c["value_text"] or "") for c in (cw, cr)) or tr.scale(cw) != tr.scale(cr):
+        return None
+    a, b = float(cw["value_num"]), float(cr["value_num"])
+    if a <= 0:
+        return None  # no positive base
+    nw, nr = _name(ln, without[0]), _name(ln, reported[0])
+    bld = spans._Builder()  # noqa: SLF001
+    oa = Operand(cw["claim_id"], a, nw, bld.commit(cw, f"the base: {nw}"))
+    ob = Operand(cr["claim_id"], b, nr, bld.commit(cr, f"the figure after: {nr}"))
+    r = round((b - a) / a * 100, 2)
+    d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
+    sent = f"From {nw} [{oa.n}] to {nr} [{ob.n}] is a change of {fmt(r)}%."
+    return replace(bld.done("change_ratio", r, sent, d), scale="percent")

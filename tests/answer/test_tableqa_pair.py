@@ -288,3 +288,38 @@ def test_ratio_no_guess(prices, debt, buckets) -> None:  # noqa: ANN001
     # no "between": which way the percentage runs is not said
     assert ask(debt, "What is the percentage difference of fair value and carrying amount of "
                      "total debt in 2019?") is None
+
+
+ADOPTION = [
+    ["Accounts receivable, net", "$708", "$657", "$51"],
+    ["Total assets", "$15,938", "$15,824", "$114"],
+    ["Contract liabilities", "$2,320", "$2,437", "$(117)"],
+    ["Retained earnings", "$933", "$686", "$247"],
+]
+ADOPTION_COLS = ["(In millions)", "As Reported", "Balances Without Adoption of New Standard",
+                 "Effect of Change"]
+
+
+@pytest.fixture(scope="module")
+def adoption(tmp_path_factory: pytest.TempPathFactory):
+    k = _kb(tmp_path_factory, ADOPTION, ADOPTION_COLS, "adoption")
+    yield k
+    k.close()
+
+
+def test_percentage_increase_after_adoption(adoption) -> None:  # noqa: ANN001
+    # "after adoption of new standard": As Reported against the balance without it
+    r = ask(adoption, "What is the percentage increase in Total assets after adoption of new "
+                      "standard?")
+    assert r is not None and r.answer == 0.72 and r.scale == "percent"
+    assert [o.value for o in r.derivations[0].operands] == [15824.0, 15938.0]
+    r = ask(adoption, "What is the percentage increase in retained earnings after adoption of "
+                      "the new standard?")
+    assert r is not None and r.answer == 36.01
+    # "after" something no column is without; no percentage asked; no line named
+    assert ask(adoption, "What is the percentage increase in Total assets after the merger?") \
+        is None
+    assert ask(adoption, "What is the increase in Total assets after adoption of new "
+                         "standard?") is None
+    assert ask(adoption, "What is the percentage increase in goodwill after adoption of new "
+                         "standard?") is None
