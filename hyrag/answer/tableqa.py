@@ -394,9 +394,11 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         ca, cb = pick(a_lab, y), pick(b_lab, y)
         if ca is None or cb is None or not cb["value_num"]:
             return None
+        size = tr.share_sizes([ca], cb)
+        if size is None:
+            return None  # a part of the other sign, not a bracketed deduction (its size)
         oa, ob = commit(a_lab, ca), commit(b_lab, cb)
-        if (oa.value < 0) != (ob.value < 0):
-            return None  # a cost shown "(111)" against a positive whole: its size, or signed?
+        oa = Operand(oa.ref, size[0], oa.label, oa.n)
         if op == "ratio":
             r = round(oa.value / ob.value, 2)
             if read.proportion(question) and oa.value > 0 and ob.value > 0 and r > 1:

@@ -59,7 +59,7 @@ from hyrag.answer import tableqa_rows as tr
 from hyrag.answer import tablespans as spans
 from hyrag.answer.catalog import per_view
 from hyrag.answer.tableqa_scale import per_unit
-from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS
+from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS, split
 from hyrag.answer.tableqa_shares import _words as label_words
 from hyrag.answer.tools import Derivation, Operand, fmt
 
@@ -77,7 +77,8 @@ _CORNERS: dict[tuple, dict[str, str]] = {}
 def resolve(question: str, con) -> object | None:  # noqa: ANN001
     """The difference or percentage change of two cells as a `TableResolved`, or None."""
     if not (read._DIFF.search(question) or read.CHANGE_RATIO.search(question)  # noqa: SLF001
-            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)):  # noqa: SLF001
+            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)  # noqa: SLF001
+            or read._RATIO.search(question) or read._PCT_OF.search(question)):  # noqa: SLF001
         return None  # a first look; the operation is read with the labels' own words aside
     try:
         lines = tablelines.table_lines(con)
@@ -91,7 +92,8 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     found = [got for t, ls in tables.items()
              if (got := _reading(question, qtok, ls, corner.get(t, "")))]
     if len(found) != 1:
-        return None
+        adopted = [got for ls in tables.values() if (got := _adoption(question, ls))]
+        return adopted[0] if len(adopted) == 1 else None
     return _compute(question, *found[0])
 
 
@@ -224,7 +226,7 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
         return None  # a year the cells do not have
     words = set().union(label_words(corner), *(by[id(ln)] for ln in used_rows),
                         *({tr.stem(w) for w in header(k)[0]} for k in used_cols))
-    left = label_words(question) - words - tr.OPWORDS - _ASK_WORDS - spans._STRUCT_WORDS  # noqa: SLF001
+    left = label_words(question) - words - tr.OPWORDS - _ASK_WORDS - spans.STRUCT_WORDS
     if len(left) > _MAX_RESIDUE:
         return None
     order = sorted(pairs, key=lambda p: _first(qtok, p[2]))
@@ -257,6 +259,8 @@ def _directed(question: str, a: set[str], b: set[str]) -> bool:
     return "to" in between and not {"and", "compared", "relative", "versus", "vs"} & set(between)
 
 
+# "the percentage difference between A and B" (A relative to B, as the "between" orders them)
+_PCT_DIFF = re.compile(r"\bpercent(?:age)?\s+difference\b", re.I)
 _IN_UNITS = re.compile(r"\(\s*in\s+(?:years|months|days|weeks|hours|units|shares)\s*\)", re.I)
 
 
@@ -273,6 +277,8 @@ def _scale(c: dict, cols: list[str]) -> str:
 def _compute(question: str, order: list, used_rows: list, used_cols: list):  # noqa: ANN202
     labels = " ".join([ln.label for ln in used_rows] + list(used_cols))
     op = read.operation(question, labels, 2)
+    if op in ("ratio", "percent_of"):
+        return _ratio(question, op, order, used_cols)
     if op not in ("difference", "change_ratio", "sum"):
         return None
     (na, ca, wa), (nb, cb, wb) = order
@@ -292,6 +298,14 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
         d = Derivation("sum", f"{fmt(a)} + {fmt(b)}", (oa, ob), r)
         return replace(bld.done(op, r, f"{na} [{oa.n}] plus {nb} [{ob.n}] is {fmt(r)}.", d),
                        scale=sc)
+    if op == "difference" and _PCT_DIFF.search(question) and not pct[0]:
+        if not re.search(r"\bbetween\b", question, re.I) or directed or b <= 0 or a <= 0:
+            return None
+        # "the percentage difference between A and B": how much A differs, relative to B
+        r = round((a - b) / b * 100, 2)
+        d = Derivation("growth", f"({fmt(a)} - {fmt(b)}) / {fmt(b)} x 100", (ob, oa), r, "%")
+        sent = f"{na} [{oa.n}] differs from {nb} [{ob.n}] by {fmt(r)}%."
+        return replace(bld.done("change_ratio", r, sent, d), scale="percent")
     if op == "difference":
         if re.search(r"\bpercent|%", question, re.I) and sc != "percent":
             return None  # "the percentage difference": a ratio, or points?
@@ -316,3 +330,98 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
     d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
     sent = f"From {na} [{oa.n}] to {nb} [{ob.n}] is a change of {fmt(r)}%."
     return replace(bld.done(op, r, sent, d), scale="percent")
+
+
+def _half(text: str, words: set[str]) -> bool:
+    """Whether `text` (one half of a share question) says every one of an operand's words."""
+    whole = re.sub(r"\bnon-(?=[a-z])", "non", text, flags=re.I)  # "non-vested" is no "vested"
+    said = set(tablelines.tokens(whole)) | label_words(text) | set(map(str, read.years(text)))
+    return all(w in said or tr.stem(w) in said for w in words)
+
+
+def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN202
+    """A over B, "A as a percentage of B", "the proportion of B that is A", "the ratio of A to
+    B": the part is the operand the part's half of the question (`tableqa_shares.split`) names
+    and the whole's half does not, and the other way round — else which is over which is a
+    guess. A deduction shown in brackets is a part by its size (`tableqa_rows.share_sizes`);
+    a part above its whole is no "proportion"; a share of a "Total" line or column is the
+    shares reader's, which first checks that the total adds up (a comparison of two cells,
+    "A as a percentage of B", may pass 100 %)."""
+    halves = split(question)
+    if halves is None:
+        return None
+    (na, ca, wa), (nb, cb, wb) = order
+    sides = [(_half(halves[0], w), _half(halves[1], w)) for w in (wa, wb)]
+    if sides == [(True, False), (False, True)]:
+        (np_, cp, _), (nw, cw, _) = order
+    elif sides == [(False, True), (True, False)]:
+        (nw, cw, _), (np_, cp, _) = order
+    else:
+        return None
+    sc = _scale(cp, used_cols)
+    if ("%" in (cp["value_text"] or "")) != ("%" in (cw["value_text"] or "")) or \
+            sc != _scale(cw, used_cols):
+        return None  # a percent against an amount, or two scales
+    vals = tr.share_sizes([cp], cw)
+    if vals is None:
+        return None
+    a, b = vals[0], float(cw["value_num"])
+    if _TOTAL_LABEL.match(nw) or _TOTAL_LABEL.match(cw["attribute"] or ""):
+        return None  # a share of a total: `tableqa_shares`', which checks that it adds up
+    bld = tablelines.Builder()
+    oa = Operand(cp["claim_id"], a, np_, bld.commit(cp, f"the part: {np_}"))
+    ob = Operand(cw["claim_id"], b, nw, bld.commit(cw, f"the whole: {nw}"))
+    if op == "ratio":
+        r = round(a / b, 2)
+        if r > 1 and a > 0 and b > 0 and read.proportion(question):
+            return None  # a proportion above 1: the part and the whole were swapped
+        d = Derivation("ratio", f"{fmt(a)} / {fmt(b)}", (oa, ob), r)
+        return replace(bld.done(op, r, f"{np_} [{oa.n}] over {nw} [{ob.n}] is {fmt(r)}.", d),
+                       scale="")
+    r = round(a / b * 100, 2)
+    d = Derivation("ratio", f"{fmt(a)} / {fmt(b)} x 100", (oa, ob), r, "%")
+    return replace(bld.done(op, r, f"{np_} [{oa.n}] is {fmt(r)}% of {nw} [{ob.n}].", d),
+                   scale="percent")
+
+
+_AFTER = re.compile(r"\bafter\s+(?:the\s+)?(?P<what>[^?]+)", re.I)
+_WITHOUT = re.compile(r"\bwithout\b(?P<what>.*)$", re.I)
+_REPORTED = re.compile(r"^\s*as\s+reported\b", re.I)
+
+
+def _adoption(question: str, table: list):  # noqa: ANN202
+    """"The percentage increase in X after adoption of the new standard" of a table that shows
+    each line "As Reported" beside its "Balances Without Adoption of New Standard" (the usual
+    disclosure of a new accounting standard's effect): the reported figure against the one
+    without it, (reported - without) / without x 100. Only when the question asks a percentage
+    change of one named line "after" what exactly one column is "without", and exactly one
+    column is "As Reported"; anything else is not read."""
+    m = _AFTER.search(question)
+    if not m or not read.CHANGE_RATIO.search(question) or read.years(question):
+        return None
+    what = label_words(m.group("what"))
+    cols: dict[str, None] = {}
+    for ln in table:
+        cols.update(dict.fromkeys(ln.by_col))
+    without = [k for k in cols if (w := _WITHOUT.search(_DATE.sub(" ", k)))
+               and (ww := label_words(w.group("what"))) and ww == what]
+    reported = [k for k in cols if _REPORTED.match(k)]
+    rows = [ln for ln in _rows(question[:m.start()], table)
+            if all(k in ln.by_col for k in without + reported)]
+    if len(without) != 1 or len(reported) != 1 or len(rows) != 1:
+        return None
+    ln = rows[0]
+    cw, cr = ln.by_col[without[0]], ln.by_col[reported[0]]
+    if any("%" in (c["value_text"] or "") for c in (cw, cr)) or tr.scale(cw) != tr.scale(cr):
+        return None
+    a, b = float(cw["value_num"]), float(cr["value_num"])
+    if a <= 0:
+        return None  # no positive base
+    nw, nr = _name(ln, without[0]), _name(ln, reported[0])
+    bld = tablelines.Builder()
+    oa = Operand(cw["claim_id"], a, nw, bld.commit(cw, f"the base: {nw}"))
+    ob = Operand(cr["claim_id"], b, nr, bld.commit(cr, f"the figure after: {nr}"))
+    r = round((b - a) / a * 100, 2)
+    d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
+    sent = f"From {nw} [{oa.n}] to {nr} [{ob.n}] is a change of {fmt(r)}%."
+    return replace(bld.done("change_ratio", r, sent, d), scale="percent")

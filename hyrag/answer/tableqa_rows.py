@@ -391,3 +391,27 @@ def position(question: str, lab: str) -> int:
 def latest_common(by_label: dict, a: str, b: str) -> int | None:
     common = set(by_label.get(a, {})) & set(by_label.get(b, {}))
     return max(common) if common else None
+
+
+_BRACKETED = re.compile(r"^[^\d(]*\(\s*[$€£]?\s*\d")
+
+
+def share_sizes(parts: list[dict], whole: dict) -> list[float] | None:
+    """The parts' figures as a share of `whole` takes them, or None. A deduction a table shows
+    in brackets ("(111)" depreciation under a positive EBITDA, "(365,223)" shares vested in a
+    roll-forward of a positive balance) is a part by its size — "what percentage of EBITDA is
+    depreciation" asks how big it is, and that is how the dev set's analysts read all four
+    such shares; a part of the other sign written with a minus, or any part against a zero or
+    negative whole, is not read (which sign is meant is a guess)."""
+    b = float(whole["value_num"] or 0)
+    if not b:
+        return None
+    out = []
+    for c in parts:
+        v = float(c["value_num"])
+        if (v < 0) != (b < 0):
+            if b < 0 or not _BRACKETED.match(c["value_text"] or ""):
+                return None
+            v = -v
+        out.append(v)
+    return out

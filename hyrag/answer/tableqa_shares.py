@@ -94,10 +94,10 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     if found is None:
         return None
     parts, (whole, wcell), share = found
-    vals = [float(c["value_num"]) for _, c in parts]
+    vals = tr.share_sizes([c for _, c in parts], wcell)
+    if vals is None or any(c is wcell for _, c in parts):
+        return None  # no whole, or a part of the other sign
     a, b = math.fsum(vals), float(wcell["value_num"])
-    if not b or any((v < 0) != (b < 0) for v in vals) or any(c is wcell for _, c in parts):
-        return None  # no whole, or a cost in brackets against a positive whole
     bld = tablelines.Builder()
     ops = [Operand(c["claim_id"], v, nm, bld.commit(c, f"the part: {nm}"))
            for (nm, c), v in zip(parts, vals, strict=True)]

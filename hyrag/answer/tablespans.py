@@ -79,7 +79,7 @@ _WHAT = re.compile(r"^\s*(?:what|which|list|name)\b", re.I)
 _BUT_NOT = re.compile(r"\b(?:in|for)\s+((?:19|20)\d{2})\s+but\s+not\s+(?:in\s+|for\s+)?"
                       r"((?:19|20)\d{2})\b", re.I)
 # the question's own structure words: they say what is asked, not which line it is about
-_STRUCT_WORDS = {"table", "provide", "provided", "information", "calculated", "computed",
+STRUCT_WORDS = {"table", "provide", "provided", "information", "calculated", "computed",
                  "recorded", "reported", "shown", "show", "included", "include", "listed",
                  "presented", "given", "disclosed", "covered", "stated", "available", "period",
                  "financial", "fiscal", "component", "item", "element", "constituent",
@@ -158,7 +158,7 @@ def _kind(question: str) -> str | None:
 
 def _content(question: str) -> set[str]:
     """The question's content words that could name a line (its structure words removed)."""
-    return tr.content(question) - _STRUCT_WORDS  # noqa: SLF001
+    return tr.content(question) - STRUCT_WORDS  # noqa: SLF001
 
 
 _TOTAL_WORDS = {"total", "gross"}  # "the components of revenue" are those of "Total revenue"

@@ -204,3 +204,122 @@ def test_engine_answers_through_the_reader(buckets) -> None:  # noqa: ANN001
                   "region?")
     assert ans.decision == "answer"
     assert eng.last_table_answer["value"] == 530.0
+
+
+DEBT = [
+    ["Term loan", "474.6", "474.6", "222.2", "222.2"],
+    ["Senior notes", "421.9", "450.1", "421.1", "421.2"],
+    ["Total debt", "896.5", "924.7", "643.3", "643.4"],
+]
+DEBT_COLS = ["(In millions)", "Carrying Amount 2019", "Fair Value 2019", "Carrying Amount 2018",
+             "Fair Value 2018"]
+
+ROLL = [
+    ["Non-vested at December 31, 2023", "1,187,586", "$41.12"],
+    ["Granted", "473,550", "$53.53"],
+    ["Vested", "(365,223)", "$41.83"],
+    ["Forfeited", "(12,632)", "$50.49"],
+    ["Non-vested at December 31, 2024", "1,283,281", "$45.40"],
+]
+ROLL_COLS = ["Non-vested awards", "Shares", "Weighted-Average Grant Date Fair Value"]
+
+
+@pytest.fixture(scope="module")
+def debt(tmp_path_factory: pytest.TempPathFactory):
+    k = _kb(tmp_path_factory, DEBT, DEBT_COLS, "debt")
+    yield k
+    k.close()
+
+
+@pytest.fixture(scope="module")
+def roll(tmp_path_factory: pytest.TempPathFactory):
+    k = _kb(tmp_path_factory, ROLL, ROLL_COLS, "roll")
+    yield k
+    k.close()
+
+
+def test_ratio_of_two_cells(prices, buckets) -> None:  # noqa: ANN001
+    # one row, two columns: "the ratio of A to B" is A over B, unscaled
+    r = ask(prices, "What is the ratio of the high price to the low price in the third quarter?")
+    assert r is not None and r.answer == 1.29 and r.scale == ""
+    d = r.derivations[0]
+    assert d.name == "ratio" and [o.value for o in d.operands] == [12.6, 9.8]
+    # "A as a percentage of B": times 100; the part is the operand the part's half names
+    r = ask(buckets, "What is the 31-90 days overdue of the south region as a percentage of "
+                     "its 1-30 days overdue?")
+    assert r is not None and r.answer == 53.91 and r.scale == "percent"
+    # whole first: "what percentage of B is made up of A"
+    r = ask(buckets, "What percentage of the 1-30 days overdue of the north region is made up "
+                     "of its more than 90?")
+    assert r is not None and r.answer == 3.96 and r.scale == "percent"
+
+
+def test_bracketed_deduction_is_a_share_by_its_size(roll) -> None:  # noqa: ANN001
+    # shares vested "(365,223)" out of a positive closing balance: its size, as a percentage
+    r = ask(roll, "What is the vested shares as a percentage of the non-vested shares at "
+                  "December 31, 2024?")
+    assert r is not None and r.answer == 28.46 and r.scale == "percent"
+    assert [o.value for o in r.derivations[0].operands] == [365223.0, 1283281.0]
+
+
+def test_percentage_difference_between_two_cells(debt) -> None:  # noqa: ANN001
+    # "the percentage difference between A and B": A against B
+    r = ask(debt, "What is the percentage difference between fair value and carrying amount "
+                  "of total debt in 2019?")
+    assert r is not None and r.answer == 3.15 and r.scale == "percent"
+    assert r.derivations[0].name == "growth"
+    assert [o.value for o in r.derivations[0].operands] == [896.5, 924.7]
+
+
+def test_ratio_no_guess(prices, debt, buckets) -> None:  # noqa: ANN001
+    # a proportion above 1: the part and the whole were read the wrong way round
+    assert ask(debt, "What proportion of the senior notes carrying amount in 2019 is the "
+                     "total debt carrying amount in 2019?") is None
+    # a share of a Total line: the shares reader's, which checks the total adds up
+    assert ask(debt, "What is the senior notes fair value in 2019 as a percentage of the total "
+                     "debt fair value in 2019?") is None
+    # two named lines of one column, not a part of a total: a comparison may pass 100 %
+    r = ask(buckets, "What is the north region as a percentage of the south region for 1-30 "
+                     "days overdue?")
+    assert r is not None and r.answer == 208.7
+    # both operands' words in one half: which is over which is a guess
+    assert ask(prices, "What is the ratio of the high and low price in the first quarter?") \
+        is None
+    # no "between": which way the percentage runs is not said
+    assert ask(debt, "What is the percentage difference of fair value and carrying amount of "
+                     "total debt in 2019?") is None
+
+
+ADOPTION = [
+    ["Accounts receivable, net", "$708", "$657", "$51"],
+    ["Total assets", "$15,938", "$15,824", "$114"],
+    ["Contract liabilities", "$2,320", "$2,437", "$(117)"],
+    ["Retained earnings", "$933", "$686", "$247"],
+]
+ADOPTION_COLS = ["(In millions)", "As Reported", "Balances Without Adoption of New Standard",
+                 "Effect of Change"]
+
+
+@pytest.fixture(scope="module")
+def adoption(tmp_path_factory: pytest.TempPathFactory):
+    k = _kb(tmp_path_factory, ADOPTION, ADOPTION_COLS, "adoption")
+    yield k
+    k.close()
+
+
+def test_percentage_increase_after_adoption(adoption) -> None:  # noqa: ANN001
+    # "after adoption of new standard": As Reported against the balance without it
+    r = ask(adoption, "What is the percentage increase in Total assets after adoption of new "
+                      "standard?")
+    assert r is not None and r.answer == 0.72 and r.scale == "percent"
+    assert [o.value for o in r.derivations[0].operands] == [15824.0, 15938.0]
+    r = ask(adoption, "What is the percentage increase in retained earnings after adoption of "
+                      "the new standard?")
+    assert r is not None and r.answer == 36.01
+    # "after" something no column is without; no percentage asked; no line named
+    assert ask(adoption, "What is the percentage increase in Total assets after the merger?") \
+        is None
+    assert ask(adoption, "What is the increase in Total assets after adoption of new "
+                         "standard?") is None
+    assert ask(adoption, "What is the percentage increase in goodwill after adoption of new "
+                         "standard?") is None
