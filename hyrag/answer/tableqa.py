@@ -91,9 +91,11 @@ _MONEY_ASKED = re.compile(r"(?:[$€£]|\bUS\$|\bdollars?\b)", re.I)
 _COUNT_COLUMN = re.compile(r"\bnumber\b|\bno\.(?=\s|$)", re.I)
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
-# a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"
-_OVER_SPAN = re.compile(r"\b(?:between|from)\s+(?:fiscal\s+)?(?:years?\s+)?(?:19|20)\d{2}\s+"
-                        r"(?:and|to)\s+(?:fiscal\s+)?(?:19|20)\d{2}\b", re.I)
+# a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"; or over
+# the years "both" gathers into one figure ("the total cost of revenue in both 2019 and 2018":
+# without "both" — "Total operating expense in 2019 and 2018" — it may ask for each year's)
+_OVER_SPAN = re.compile(r"\b(?:between|from|(?:in|for)\s+both)\s+(?:fiscal\s+)?(?:years?\s+)?"
+                        r"(?:19|20)\d{2}\s+(?:and|to)\s+(?:fiscal\s+)?(?:19|20)\d{2}\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
 
