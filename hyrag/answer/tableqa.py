@@ -88,6 +88,7 @@ _COUNT_WORDS = frozenset({"number"})
 # counts (shares "NUMBER M", "No. of rights"): a count column is no answer to a money question,
 # however its scale word ("M") matches the question's
 _MONEY_ASKED = re.compile(r"(?:[$€£]|\bUS\$|\bdollars?\b)", re.I)
+_MONEY_COLUMN = re.compile(r"[$€£]")  # "$M" under a "NUMBER" heading spread over it: money
 _COUNT_COLUMN = re.compile(r"\bnumber\b|\bno\.(?=\s|$)", re.I)
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
@@ -277,6 +278,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             # that year's opening and closing, and the year itself means its close; undated
             # ones ("FY18*", "FY18**": two bases) nothing in the question tells apart; three
             # or more dates of one year are quarters or months, none of which is the year
+            money = [c for c in tied if _MONEY_COLUMN.search(c["attribute"] or "")]
+            if _MONEY_ASKED.search(question) and len(money) == 1:
+                return money[0]  # "in terms of $M": the "$M" column, not the count's "M"
             if len(tied) == 2 and all(_ISO.fullmatch(c["time_key"] or "") for c in tied) \
                     and not _MONTH.search(question):
                 return max(tied, key=lambda c: c["time_key"])
@@ -347,7 +351,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         words = used | cell_words
         if (q & _QUALIFIERS) - words:
             return None  # "income *before* income tax" is not the line "Income tax expense"
-        if _MONEY_ASKED.search(question) and any(_COUNT_COLUMN.search(c["attribute"] or "")
+        if _MONEY_ASKED.search(question) and any(_COUNT_COLUMN.search(c["attribute"] or "") and
+                                                 not _MONEY_COLUMN.search(c["attribute"] or "")
                                                  for c in committed):
             return None  # "in terms of $M" read from a "NUMBER M" column: a count, not money
         for note in re.findall(r"\(([^)]*)\)", question):
