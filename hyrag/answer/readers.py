@@ -21,7 +21,11 @@ those of every other answer:
    A line-item question it declines stays declined.
 2b. `tableqa_headsum` — "the sum of all <a section heading>": the lines beneath it added up,
    when no line-item question was found; `tableqa_ratios` — a named textbook ratio ("the
-   current ratio in 2019") of the balance sheet's total lines.
+   current ratio in 2019") of the balance sheet's total lines; `tableqa_parts` — "the total
+   <item>" the table shows only as "<item>, current" and "<item>, non-current": their sum
+   (it runs even where the line-item reader owned the question: that reader found a part's
+   line, which is not the item asked for); `tableqa_due` — "the total <kind of instrument> due
+   by <date>": the lines whose stated maturity falls by then, added up.
 3. `tableqa_pair` — a difference, change or sum of two cells the question names by row and
    column words (one row and two of its columns, or two rows of one column). It runs even
    where the line-item reader declined: that reader reads a line across periods, and two
@@ -135,6 +139,14 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
             from hyrag.answer import tableqa_ratios
 
             tq = tableqa_ratios.resolve(question, con)
+    if tq is None and not spans_owned:
+        from hyrag.answer import tableqa_parts
+
+        tq = tableqa_parts.resolve(question, con)
+        if tq is None:
+            from hyrag.answer import tableqa_due
+
+            tq = tableqa_due.resolve(question, con)
     if tq is None and not spans_owned:
         from hyrag.answer import tableqa_pair
 

@@ -88,12 +88,15 @@ _COUNT_WORDS = frozenset({"number"})
 # counts (shares "NUMBER M", "No. of rights"): a count column is no answer to a money question,
 # however its scale word ("M") matches the question's
 _MONEY_ASKED = re.compile(r"(?:[$€£]|\bUS\$|\bdollars?\b)", re.I)
+_MONEY_COLUMN = re.compile(r"[$€£]")  # "$M" under a "NUMBER" heading spread over it: money
 _COUNT_COLUMN = re.compile(r"\bnumber\b|\bno\.(?=\s|$)", re.I)
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether)\b", re.I)
 _ALL = re.compile(r"\bacross (?:all|the) (?:\w+ )?(?:years|periods)\b", re.I)
-# a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"
-_OVER_SPAN = re.compile(r"\b(?:between|from)\s+(?:fiscal\s+)?(?:years?\s+)?(?:19|20)\d{2}\s+"
-                        r"(?:and|to)\s+(?:fiscal\s+)?(?:19|20)\d{2}\b", re.I)
+# a total taken over a span of periods: "between 2018 to 2019", "from 2017 to 2019"; or over
+# the years "both" gathers into one figure ("the total cost of revenue in both 2019 and 2018":
+# without "both" — "Total operating expense in 2019 and 2018" — it may ask for each year's)
+_OVER_SPAN = re.compile(r"\b(?:between|from|(?:in|for)\s+both)\s+(?:fiscal\s+)?(?:years?\s+)?"
+                        r"(?:19|20)\d{2}\s+(?:and|to)\s+(?:fiscal\s+)?(?:19|20)\d{2}\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
 
@@ -275,6 +278,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             # that year's opening and closing, and the year itself means its close; undated
             # ones ("FY18*", "FY18**": two bases) nothing in the question tells apart; three
             # or more dates of one year are quarters or months, none of which is the year
+            money = [c for c in tied if _MONEY_COLUMN.search(c["attribute"] or "")]
+            if _MONEY_ASKED.search(question) and len(money) == 1:
+                return money[0]  # "in terms of $M": the "$M" column, not the count's "M"
             if len(tied) == 2 and all(_ISO.fullmatch(c["time_key"] or "") for c in tied) \
                     and not _MONTH.search(question):
                 return max(tied, key=lambda c: c["time_key"])
@@ -345,7 +351,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         words = used | cell_words
         if (q & _QUALIFIERS) - words:
             return None  # "income *before* income tax" is not the line "Income tax expense"
-        if _MONEY_ASKED.search(question) and any(_COUNT_COLUMN.search(c["attribute"] or "")
+        if _MONEY_ASKED.search(question) and any(_COUNT_COLUMN.search(c["attribute"] or "") and
+                                                 not _MONEY_COLUMN.search(c["attribute"] or "")
                                                  for c in committed):
             return None  # "in terms of $M" read from a "NUMBER M" column: a count, not money
         for note in re.findall(r"\(([^)]*)\)", question):

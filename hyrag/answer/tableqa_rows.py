@@ -30,7 +30,9 @@ STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as"
          "smaller", "higher", "lower", "greater", "less", "more", "most", "least", "all",
          "combined", "altogether", "reported", "year-on-year", "annual", "exceed", "thousand",
          "million", "billion"}
-OPWORDS = {"total", "net", "sum", "mean"}
+# operation words a label may also use; "nominal" (difference) asks for the plain difference,
+# as against a percentage one, and names nothing of the line
+OPWORDS = {"total", "net", "sum", "mean", "nominal"}
 # Content words a question may use beyond its line item ("the company's", a segment's name):
 # three or more unexplained words mean it asks about something else (a passage, a sub-item).
 MAX_RESIDUE = 2

@@ -71,6 +71,12 @@ def test_a_total_line_named_for_two_years_stays_unanswered(kb) -> None:  # noqa:
     assert r is None or r.operation == "each"
 
 
+def test_a_total_line_over_both_years_is_their_sum(kb) -> None:  # noqa: ANN001
+    # "in both 2019 and 2018" gathers the years into the one figure "total" asks for
+    r = ask(kb, "What is the total other non-current assets in both 2019 and 2018?")
+    assert (r.operation, r.answer) == ("sum", 50466.0)
+
+
 def _aggregate(kb, q: str):  # noqa: ANN001, ANN201
     res = tableops.resolve(q, kb.store.con)
     return None if res is None else res.answer

@@ -1,0 +1,93 @@
+"""The total of the instruments a debt table lists as falling due by a date: "What is the total
+carrying amount of Senior Notes due by December 2024 as of December 31, 2019?".
+
+A debt note lists one line per instrument, each named with its maturity ("4.875% Senior Notes
+due December 2022", "5.125% Senior Notes due December 2024", "5.50% Senior Notes due September
+2025"), and prints no subtotal per maturity. A question asking for the total of the kind of
+instrument due by a date selects the lines by that date, as an analyst reads the names: every
+line of that kind whose stated maturity is on or before it. This reader adds them up, only
+where nothing is guessed:
+
+- the question says "total", names the cut-off as "due by / on or before <month> <year>" and
+  one other year, the date the amounts are "as of";
+- the lines selected are those whose name states "due <month> <year>" (or "due <year>") no
+  later than the cut-off and whose name, the rate and the maturity aside ("Senior Notes"), the
+  question names in full; lines of another kind ("Term Loan A Facility due July 2022") are not
+  selected; two or more lines with a figure are needed (a line whose cell is a dash, an
+  instrument already repaid, has none and adds nothing);
+- the column is the one of the other year whose every word the question names ("December 31,
+  2019 | Carrying Amount" against "Fair Value"), the most fully named; in doubt it declines.
+
+The sum is recorded as a derivation over the committed cells, so the ReverseVerifier
+re-computes it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+from hyrag.answer import tableqa_read as read
+from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.tools import Derivation, Operand, fmt
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_M = r"(?:(?P<month>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?\s+)?"
+_BY = re.compile(rf"\b(?:due|maturing|matures?)\s+(?:by|on or before|no later than)\s+{_M}"
+                 r"(?P<year>(?:19|20)\d{2})\b", re.I)
+_DUE = re.compile(rf"\b(?:due|matur(?:ing|es|ity))\s+(?:in\s+)?{_M}(?P<year>(?:19|20)\d{{2}})"
+                  r"(?!\d)", re.I)
+_RATE = re.compile(r"\d+(?:\.\d+)?\s*%")
+
+
+def _when(m: re.Match) -> tuple[int, int]:
+    """(year, month) of a maturity; a year alone is its last month."""
+    mon = (m.group("month") or "dec")[:3].lower()
+    return int(m.group("year")), _MONTHS.index(mon) + 1
+
+
+def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+    """The lines of the kind the question names due by its cut-off, added up, or None (see
+    the module)."""
+    by = _BY.search(question)
+    if by is None or not re.search(r"\btotal\b", question, re.I):
+        return None
+    cutoff = _when(by)
+    rest = question[:by.start()] + " " + question[by.end():]
+    as_of = read.years(rest)
+    if len(as_of) != 1:
+        return None
+    q = tr.content(rest)
+    from hyrag.answer import tablespans
+
+    picked = []
+    for ln in tablespans.lines(con):
+        m = _DUE.search(ln.label)
+        if m is None or _when(m) > cutoff:
+            continue
+        kind = tr.content(_RATE.sub(" ", ln.label[:m.start()]))
+        if kind and kind <= q:
+            picked.append(ln)
+    if len({ln.table for ln in picked}) != 1:
+        return None
+    cols = {col for ln in picked for col in ln.by_col
+            if read.years(col) == as_of and (tr.content(col) <= q)}
+    best = sorted(cols, key=lambda c: -len(tr.content(c)))
+    if not best or len(best) > 1 and len(tr.content(best[0])) == len(tr.content(best[1])):
+        return None
+    cells = [ln.by_col[best[0]] for ln in picked if best[0] in ln.by_col]
+    if len(cells) < 2 or len({tr.scale(c) for c in cells}) != 1:
+        return None
+    b = tablespans.Builder()
+    refs = []
+    for c in cells:
+        c["_year"] = as_of[0]
+        refs.append(b.commit(c, f"due by {by.group(0)[4:].strip()}"))
+    ops = tuple(Operand(c["claim_id"], float(c["value_num"]), tr.label(c), r)
+                for c, r in zip(cells, refs, strict=True))
+    total = round(math.fsum(o.value for o in ops), 2)
+    d = Derivation("sum", " + ".join(fmt(o.value) for o in ops), ops, total)
+    res = b.done("sum", total, f"The lines {by.group(0).lower()} add up to {fmt(total)} "
+                 f"{''.join(f'[{r}]' for r in refs)}.", d)
+    return replace(res, scale=tr.scale(cells[0]))
