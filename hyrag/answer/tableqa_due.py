@@ -28,6 +28,7 @@ import math
 import re
 from dataclasses import replace
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.tools import Derivation, Operand, fmt
@@ -59,10 +60,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     if len(as_of) != 1:
         return None
     q = tr.content(rest)
-    from hyrag.answer import tablespans
-
     picked = []
-    for ln in tablespans.lines(con):
+    for ln in tablelines.table_lines(con):
         m = _DUE.search(ln.label)
         if m is None or _when(m) > cutoff:
             continue
@@ -79,7 +78,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     cells = [ln.by_col[best[0]] for ln in picked if best[0] in ln.by_col]
     if len(cells) < 2 or len({tr.scale(c) for c in cells}) != 1:
         return None
-    b = tablespans.Builder()
+    b = tablelines.Builder()
     refs = []
     for c in cells:
         c["_year"] = as_of[0]

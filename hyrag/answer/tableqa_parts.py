@@ -31,6 +31,7 @@ import math
 import re
 from dataclasses import replace
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
@@ -94,9 +95,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     size = all(c["value_num"] < 0 for c in pair)
     if size and not (all(layout.bracketed(c) for c in pair) and _DEDUCTED.search(base)):
         return None  # a negative item that is no deduction: its total's sign is not known
-    from hyrag.answer import tablespans
-
-    b = tablespans.Builder()
+    b = tablelines.Builder()
     refs = []
     for c in pair:
         c["_year"] = years[0]
