@@ -30,9 +30,7 @@ import re
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
-from hyrag.answer.commitment import CommitmentStore, Fact
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.warrant import Verdict
+from hyrag.answer import tablespans as spans
 
 ASKS = re.compile(r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)\b|"
                   r"\bchange\s*\(\s*%\s*\)", re.I)
@@ -145,27 +143,18 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
         return None
     if len(cands) > 1 and len({h for _, h in cands}) != len(cands):
         return None
-    store = CommitmentStore()
-    reqs, verdicts, answers = [], [], []
-    for i, (c, h) in enumerate(cands, 1):
-        req = Requirement(f"R{i}", lab, h, period=None)
-        store.commit(Fact(
-            claim_id=c["claim_id"], requirement=req.rid, source=c["file"] or c["table_name"],
-            locator=c["locator"], text=re.sub(r"^\[[^\]]*\]\s*", "", c["text"] or ""),
-            entity=lab, attribute=h, value=c["value_num"], value_text=c["value_text"] or "",
-            value_base=c["value_base"], unit=c["unit"], scale=c["scale"], time_key=None,
-            kind="cell", table=c["table_name"], score=1.0,
-            warrant_query=f"row {lab!r} column {h!r}", confidence=float(c["conf_base"] or 0.0)))
-        reqs.append(req)
-        verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
+    bld = spans.Builder()  # the cells committed as facts, as the layout readers do
+    answers = []
+    for c, h in cands:
+        bld.commit(c, f"row {lab!r} column {h!r}")
         text = (c["value_text"] or "").strip()
         answers.append(text if "%" in text else c["value_num"])
     pct = all(isinstance(a, str) for a in answers)
     if not pct and len(answers) > 1:
         return None
     answer = answers if len(answers) > 1 else answers[0]
-    return Resolved(reqs, verdicts, store, [], "lookup", answer, "" if pct else "percent",
-                    1.0, 0)
+    return Resolved(bld.reqs, bld.verdicts, bld.store, [], "lookup", answer,
+                    "" if pct else "percent", 1.0, 0)
 
 
 # "the percentage of sales represented by gross profit", "gross profit as a percentage of sales"
