@@ -14,6 +14,12 @@ those of every other answer:
 1. `tablespans` — questions about a table's structure (its periods, the lines that add up to a
    total, several named cells at once). It goes first: a structure question it declines on
    purpose is abstained on rather than answered with a figure.
+1b. `tableqa_stated` — a percentage change the table states in a change column for the line
+   and the periods asked ("Change %" beside "2019" and "2018"): quoted, not recomputed; and
+   `common_size` — "the percentage of sales represented by X" in a table whose every line
+   is a percentage of sales: the line-item question about X, in percent; `tableqa_changes` —
+   a sum, mean or difference of a line's year-on-year changes where the table states only
+   those ("Change between 2019 and 2018 | 2018 and 2017").
 2. `tablespans_headings.heading_total` — "total <a section heading> in <year>", when the
    heading's rows close on an unlabelled line that sums them (no line is named "Total ...");
    then `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
@@ -124,6 +130,15 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
         # its cells disagree (one line under two period headings the parser saw as one): the
         # line-item reader reads the line's figures itself
         cells_direct = False
+    if tq is None and not spans_owned:
+        from hyrag.answer import tableqa_stated
+
+        tq = tableqa_stated.resolve(question, con) or tableqa_stated.common_size(
+            question, con)
+        if tq is None:
+            from hyrag.answer import tableqa_changes
+
+            tq = tableqa_changes.resolve(question, con)
     if tq is None and not spans_owned:
         from hyrag.answer.tablespans_headings import heading_total
 
