@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
-from hyrag.answer import tablespans as spans
 from hyrag.answer.tools import Derivation, Operand, fmt
 
 # a column header naming the first year of a comparison, its cell keyed by the second:
@@ -80,7 +80,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
 
 
 def _compute(question: str, chain: list[dict], label: str):  # noqa: ANN202
-    bld = spans.Builder()
+    bld = tablelines.Builder()
     ops = []
     for c in chain:
         a, b = _step(c)  # type: ignore[misc]

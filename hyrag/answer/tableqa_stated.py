@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
-from hyrag.answer import tablespans as spans
 
 ASKS = re.compile(r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)\b|"
                   r"\bchange\s*\(\s*%\s*\)", re.I)
@@ -143,7 +143,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
         return None
     if len(cands) > 1 and len({h for _, h in cands}) != len(cands):
         return None
-    bld = spans.Builder()  # the cells committed as facts, as the layout readers do
+    bld = tablelines.Builder()  # the cells committed as facts, as the layout readers do
     answers = []
     for c, h in cands:
         bld.commit(c, f"row {lab!r} column {h!r}")
