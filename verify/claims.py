@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from verify.grounding import TokenCheck
-from verify.tokens import codes, numbers
+from verify.tokens import codes, date_stated, numbers
 from verify.types import Evidence
 
 _CITE = re.compile(r"\[(\d+)\]")
@@ -94,9 +94,10 @@ def check_sentences(sentences: Sequence[str], evidence: Sequence[Evidence],
                            f"({', '.join(sorted({e.attribute or '' for e in attrs}))})")
         # period agreement: a year or code in the sentence must be a period of the evidence
         periods = " ".join(f"{e.period or ''} {e.text}" for e in support).lower() + " " + ctx_blob
+        periods += " " + " ".join(codes(periods)).lower()  # "September 30, 2019" as 2019-09-30
         for y in [t for t in numbers(s) if t.year] + [c for c in codes(s)]:
             y_text = str(int(y.value)) if hasattr(y, "value") else str(y)
-            if y_text.lower() not in periods:
+            if y_text.lower() not in periods and not date_stated(y_text, periods):
                 reasons.append(f"period {y_text} is not a period of the evidence")
         # counter evidence: same entity, attribute and period, another value
         contra: list[str] = []

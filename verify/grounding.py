@@ -27,7 +27,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from verify.tokens import SCALES, Token, codes, numbers
+from verify.tokens import SCALES, Token, codes, date_stated, numbers
 from verify.types import Computation, Evidence
 
 
@@ -174,6 +174,7 @@ def check_numbers(draft_sentences: Sequence[str], evidence: Sequence[Evidence],
     period_texts = [e.period or "" for e in ev if e.role == "support"] + [
         e.text for e in ev if e.role == "support"] + [e.value_text for e in ev] + [ctx_text]
     period_blob = " ".join(period_texts).lower()
+    period_blob += " " + " ".join(codes(" ".join(period_texts))).lower()  # dates written out
     ctx_nums = [_Num(t.value, t.base, t.decimals, "question") for t in numbers(ctx_text)]
     good: list[_Num] = []
     bad: list[_Num] = []
@@ -187,7 +188,7 @@ def check_numbers(draft_sentences: Sequence[str], evidence: Sequence[Evidence],
     out: list[TokenCheck] = []
     for si, s in enumerate(draft_sentences):
         for code in codes(s):
-            ok = code.lower() in period_blob
+            ok = code.lower() in period_blob or date_stated(code, period_blob)
             out.append(TokenCheck(code, None, "period" if ok else "ungrounded",
                                   "" if not ok else "evidence period", si))
         for t in numbers(s):

@@ -26,6 +26,15 @@ _SUFFIX = {"k": "thousand", "thousand": "thousand", "thousands": "thousand", "m"
 _CITE = re.compile(r"\[\d+\]")
 _CODE = re.compile(r"(?<![\w.])(?:\d{4}(?:Q[1-4]|H[12])|(?:Q[1-4]|H[12]|FY)\s?'?\d{2,4}|"
                    r"\d{4}-\d{2}(?:-\d{2})?)(?![\w])", re.I)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = (r"(?P<{g}>(?:january|february|march|april|may|june|july|august|september|october|"
+          r"november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)")
+# a date written out ("January 31, 2018", "31 December 2019", "Sept. 30, 2019"): its day is
+# part of the date, not a quantity — checked as the period it names (2018-01-31)
+_DATE = re.compile(
+    r"(?<![\w.])(?:" + _MONTH.format(g="m1") + r"\s+(?P<d1>[0-3]?\d),?\s+(?P<y1>(?:19|20)\d{2})"
+    r"|(?P<d2>[0-3]?\d)\s+" + _MONTH.format(g="m2") + r",?\s+(?P<y2>(?:19|20)\d{2}))(?![\w])",
+    re.I)
 _NUM = re.compile(
     r"(?<![\w.\-])(?P<open>\()?(?P<sign>[-−–+])?\s?(?P<cur>[$€£¥]|(?:USD|EUR|GBP|NOK|SEK|DKK)\s?)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
@@ -62,6 +71,7 @@ def numbers(text: str) -> list[Token]:
     text = text or ""
     blank = _CITE.sub(lambda m: " " * len(m.group(0)), text)
     blank = _CODE.sub(lambda m: " " * len(m.group(0)), blank)
+    blank = _DATE.sub(lambda m: " " * len(m.group(0)) if _iso(m) else m.group(0), blank)
     out: list[Token] = []
     for m in _NUM.finditer(blank):
         raw = m.group("num")
@@ -90,8 +100,35 @@ def numbers(text: str) -> list[Token]:
 
 
 def codes(text: str) -> list[str]:
-    """Period codes and dates written in `text` ("2024Q1", "FY24", "2024-03-31")."""
-    return [m.group(0) for m in _CODE.finditer(_CITE.sub(" ", text or ""))]
+    """Period codes and dates written in `text` ("2024Q1", "FY24", "2024-03-31"); a date written
+    out ("January 31, 2018") is reported as the ISO date it names ("2018-01-31")."""
+    t = _CITE.sub(" ", text or "")
+    return [m.group(0) for m in _CODE.finditer(t)] + [
+        iso for m in _DATE.finditer(t) if (iso := _iso(m))]
+
+
+def date_stated(iso: str, blob: str) -> bool:
+    """Whether the evidence text `blob` (lower case) states the ISO date a draft wrote out: the
+    date itself, or its year together with its day and month as a label says them ("Outstanding
+    at 1 April" in the column 2019: the draft's "1 April 2019")."""
+    if iso in blob:
+        return True
+    if not re.fullmatch(r"(?:19|20)\d{2}-[01]\d-[0-3]\d", iso) or not 1 <= int(iso[5:7]) <= 12:
+        return False
+    y, mo, d = iso.split("-")
+    month = _MONTHS[int(mo) - 1]
+    day = str(int(d))
+    return y in blob and bool(re.search(
+        rf"(?<!\d){day}(?:st|nd|rd|th)?\s+{month}|{month}[a-z]*\.?\s+{day}(?!\d)", blob))
+
+
+def _iso(m: re.Match) -> str:
+    """The ISO date a written-out date names, or "" when it names none ("May 40, 2018")."""
+    month = (m.group("m1") or m.group("m2") or "")[:3].lower()
+    day, year = int(m.group("d1") or m.group("d2")), m.group("y1") or m.group("y2")
+    if month not in _MONTHS or not 1 <= day <= 31:
+        return ""
+    return f"{year}-{_MONTHS.index(month) + 1:02d}-{day:02d}"
 
 
 def sentences(text: str) -> list[str]:

@@ -169,3 +169,29 @@ def test_one_invented_number_never_passes(f: tuple, x: float, suffix: str) -> No
              f"{invented:,.1f}{suffix} [1].")
     r = verify(draft, ev)
     assert r.verdict == "fail", (draft, r.tokens)
+
+
+def test_a_written_out_date_is_checked_as_the_period_it_names() -> None:
+    """"January 31, 2018" names the period 2018-01-31: its day is no quantity to ground, and
+    the date must be a period of the evidence (a cell's ISO period, or a date its sentence
+    writes out) — another day of the year is not."""
+    cell = Evidence("c1", "Costs on 2018-01-31 was $53.0.", 53.0, "$53.0", "", "", "Costs",
+                    "Balances", "2018-01-31")
+    assert verify("Costs at January 31, 2018 was $53.0 [1].", [cell]).verdict == "pass"
+    assert verify("Costs at 31 Jan 2018 was $53.0 [1].", [cell]).verdict == "pass"
+    bad = verify("Costs at March 31, 2018 was $53.0 [1].", [cell])
+    assert bad.verdict != "pass" and any("2018-03-31" in x for x in bad.failures)
+    said = Evidence("t1", "As of September 30, 2019, backlog was $4.1 million.", 4.1,
+                    "$4.1 million", "million", "", "backlog", "backlog", "2019")
+    assert verify("Backlog as of September 30, 2019 was $4.1 million [1].",
+                  [said]).verdict == "pass"
+    assert [t.text for t in numbers("As of September 30, 2019, 12 sites.")] == ["12"]
+
+
+def test_a_date_a_label_states_with_its_columns_year_is_grounded() -> None:
+    """"Outstanding at 1 April" in the column 2019 is the draft's "1 April 2019": its day and
+    month are the label's words and its year the cell's period."""
+    cell = Evidence("c1", "Outstanding at 1 April in 2019 was 421,825.", 421825.0, "421,825",
+                    "", "", "Outstanding at 1 April", "Outstanding at 1 April", "2019")
+    assert verify("Outstanding at 1 April 2019 was 421,825 [1].", [cell]).verdict == "pass"
+    assert verify("Outstanding at 2 April 2019 was 421,825 [1].", [cell]).verdict != "pass"
