@@ -97,6 +97,9 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
     for name, cells in grids(con).items():
         if name in rf_tables:
             continue
+        if dated and (got := _span_cell(question, q, cells)) is not None:
+            found.append(got)  # "between fiscal year 2020 - 2024": the row so labelled
+            continue
         if dated and (cells := _dated(question, cells)) is None:  # type: ignore[assignment]
             continue  # a period: only a dated heading of the table can state it
         got = _cell(question, q, cells, full=dated)
@@ -122,6 +125,40 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
     else:
         answer, scale = c["value_num"], tr.scale(c)
     return Resolved([req], verdicts, store, [], "lookup", answer, scale, 1.0, residue)
+
+
+# a row labelled by a span of years ("2020 – 2024" of a maturity schedule), and one written
+_YEAR_SPAN = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*(?:[-–—]|to|through)\s*((?:19|20)\d{2})(?!\d)")
+
+
+def _span_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
+    """(cell, row label, column, residue) where the row is labelled by the span of years the
+    question writes ("the ground leases expiring between fiscal year 2020 - 2024" against the
+    row "2020 – 2024"): those years name the row, not a period of the table, when they are the
+    only years the question writes and exactly one row has that span for its label. The
+    column is named as in `_cell`; the span's own words ("fiscal year") need no explaining."""
+    spans = {(m.group(1), m.group(2)) for m in _YEAR_SPAN.finditer(question)}
+    if len(spans) != 1 or set(read.years(question)) - {int(y) for y in next(iter(spans))}:
+        return None
+    rows = {tr.label(c) for c in cells
+            if (m := _YEAR_SPAN.fullmatch(tr.label(c).strip())) and (m.group(1), m.group(2))
+            in spans}
+    if len(rows) != 1:
+        return None
+    lab = rows.pop()
+    if len({layout.row(c) for c in cells if tr.label(c) == lab}) != 1:
+        return None
+    cols = {c["attribute"] or "" for c in cells}
+    named = [c for c in cols if _core(c) and _core(c) <= q]
+    top = max((len(_core(c) - tr.OPWORDS) for c in named), default=0)
+    named = [c for c in named if len(_core(c) - tr.OPWORDS) == top]
+    if len(named) != 1:
+        return None
+    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == named[0]]
+    residue = len(q - _core(named[0]) - tr.OPWORDS - layout.PERIOD_WORDS - {"year"})
+    if len(hit) != 1 or residue > tr.MAX_RESIDUE:
+        return None
+    return hit[0], lab, named[0], residue
 
 
 def _dates_words(question: str) -> set[str]:

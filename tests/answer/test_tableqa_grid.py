@@ -61,3 +61,23 @@ def test_engine_answers_through_the_reader(kb) -> None:  # noqa: ANN001
     ans = eng.ask("What is the loss allowance provision for current receivables?")
     assert ans.decision == "answer"
     assert eng.last_table_answer["value"] == 238.0
+
+
+def test_a_row_labelled_by_a_span_of_years(tmp_path_factory) -> None:  # noqa: ANN001
+    """"Expiring between fiscal year 2020 - 2024" names the row "2020 – 2024" of a maturity
+    schedule (its years are the row's label, not a period column); a span no row has, or a
+    second year beside it, is not guessed."""
+    k = hyrag.open(tmp_path_factory.mktemp("spans") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(pd.DataFrame([["2020 – 2024", "381", "697"], ["2025 – 2029", "198", "270"]],
+                          columns=["Fiscal Year", "Ground Leases", "Building Leases"]),
+             name="leases")
+    try:
+        r = ask(k, "What is the number of ground leases expiring between fiscal year 2020 - 2024?")
+        assert r is not None and r.answer == 381.0
+        r = ask(k, "How many building leases expire in 2025 to 2029?")
+        assert r is not None and r.answer == 270.0
+        assert ask(k, "How many ground leases expire in 2030 - 2034?") is None
+        assert ask(k, "How many ground leases expire in 2020 - 2024 and 2019?") is None
+    finally:
+        k.close()
