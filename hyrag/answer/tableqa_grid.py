@@ -102,7 +102,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
             continue
         if dated and (cells := _dated(question, cells)) is None:  # type: ignore[assignment]
             continue  # a period: only a dated heading of the table can state it
-        got = _cell(question, q, cells, full=dated)
+        got = _cell(question, q, cells, full=dated) or (
+            None if dated else _nth_cell(question, q, cells))
         if got is not None:
             found.append(got)
     if len(found) != 1:
@@ -156,6 +157,39 @@ def _span_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
         return None
     hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == named[0]]
     residue = len(q - _core(named[0]) - tr.OPWORDS - layout.PERIOD_WORDS - {"year"})
+    if len(hit) != 1 or residue > tr.MAX_RESIDUE:
+        return None
+    return hit[0], lab, named[0], residue
+
+
+def _nth_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
+    """(cell, row label, column, residue) of "the shares purchased ... during the second
+    month" in a table whose lines are all dated periods ("January 26, 2019 - February 22,
+    2019", a monthly repurchase schedule; a "Total" line aside): the n-th such line in the
+    table's order, as `tableqa_pair` reads "the first to second month period". One ordinal
+    only; the column is the most specific one whose words, a "Total" aside, the question
+    uses ("Total Number of Shares Purchased as Part of Publicly Announced Program")."""
+    from hyrag.answer.tableqa_pair import _DATE, _NTH, _ORDINALS, _TOTAL_LABEL
+
+    ms = list(_NTH.finditer(question))
+    if len(ms) != 1:
+        return None
+    n = _ORDINALS[ms[0].group(0).split()[0].lower()]
+    order: dict[str, int] = {}
+    for c in sorted(cells, key=lambda c: layout.row(c)):
+        order.setdefault(tr.label(c), layout.row(c))
+    body = [lab for lab in order if not _TOTAL_LABEL.match(lab)]
+    if n > len(body) or not all(_DATE.search(lab) and read.years(lab) for lab in body):
+        return None
+    lab = body[n - 1]
+    cols = {c["attribute"] or "" for c in cells}
+    named = [c for c in cols if _core(c) - tr.OPWORDS and _core(c) - tr.OPWORDS <= q]
+    top = max((len(_core(c) - tr.OPWORDS) for c in named), default=0)
+    named = [c for c in named if len(_core(c) - tr.OPWORDS) == top]
+    if len(named) != 1:
+        return None
+    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == named[0]]
+    residue = len(q - _core(named[0]) - tr.OPWORDS - layout.PERIOD_WORDS - set(_ORDINALS))
     if len(hit) != 1 or residue > tr.MAX_RESIDUE:
         return None
     return hit[0], lab, named[0], residue

@@ -81,3 +81,27 @@ def test_a_row_labelled_by_a_span_of_years(tmp_path_factory) -> None:  # noqa: A
         assert ask(k, "How many ground leases expire in 2020 - 2024 and 2019?") is None
     finally:
         k.close()
+
+
+def test_the_nth_period_line_of_a_monthly_schedule(tmp_path_factory) -> None:  # noqa: ANN001
+    """"During the second month" of a schedule whose lines are dated periods is its second
+    line (the "Total" line aside); the column is the most specific one the question names."""
+    k = hyrag.open(tmp_path_factory.mktemp("months") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(pd.DataFrame([
+        ["January 26, 2019 - February 22, 2019", "262", "306,255"],
+        ["February 23, 2019 - March 22, 2019", "3,380", "309,635"],
+        ["March 23, 2019 - April 26, 2019", "3,608", "313,244"],
+        ["Total", "7,250", ""]],
+        columns=["Period", "Total Number of Shares Purchased",
+                 "Total Number of Shares Purchased as Part of Publicly Announced Program"]),
+        name="buyback")
+    try:
+        r = ask(k, "What was the number of shares purchased as part of the publicly announced "
+                   "program during the second month?")
+        assert r is not None and r.answer == 309635.0
+        r = ask(k, "What was the number of shares purchased in the third month?")
+        assert r is not None and r.answer == 3608.0
+        assert ask(k, "What was the number of shares purchased in the fifth month?") is None
+    finally:
+        k.close()
