@@ -149,17 +149,7 @@ def _span_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
     lab = rows.pop()
     if len({layout.row(c) for c in cells if tr.label(c) == lab}) != 1:
         return None
-    cols = {c["attribute"] or "" for c in cells}
-    named = [c for c in cols if _core(c) and _core(c) <= q]
-    top = max((len(_core(c) - tr.OPWORDS) for c in named), default=0)
-    named = [c for c in named if len(_core(c) - tr.OPWORDS) == top]
-    if len(named) != 1:
-        return None
-    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == named[0]]
-    residue = len(q - _core(named[0]) - tr.OPWORDS - layout.PERIOD_WORDS - {"year"})
-    if len(hit) != 1 or residue > tr.MAX_RESIDUE:
-        return None
-    return hit[0], lab, named[0], residue
+    return _at(lab, _column(cells, q), cells, q, {"year"})
 
 
 def _nth_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
@@ -182,17 +172,32 @@ def _nth_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
     if n > len(body) or not all(_DATE.search(lab) and read.years(lab) for lab in body):
         return None
     lab = body[n - 1]
-    cols = {c["attribute"] or "" for c in cells}
-    named = [c for c in cols if _core(c) - tr.OPWORDS and _core(c) - tr.OPWORDS <= q]
+    return _at(lab, _column(cells, q, loose=True), cells, q, set(_ORDINALS))
+
+
+def _column(cells: list[dict], q: set[str], loose: bool = False) -> str | None:
+    """The one column whose words the question uses, the most specific of several (`loose`:
+    its "Total" need not be said, "the number of shares purchased" of "Total Number of Shares
+    Purchased"), or None."""
+    def words(c: str) -> set[str]:
+        return _core(c) - tr.OPWORDS if loose else _core(c)
+
+    named = [c for c in {c["attribute"] or "" for c in cells} if words(c) and words(c) <= q]
     top = max((len(_core(c) - tr.OPWORDS) for c in named), default=0)
     named = [c for c in named if len(_core(c) - tr.OPWORDS) == top]
-    if len(named) != 1:
+    return named[0] if len(named) == 1 else None
+
+
+def _at(lab: str, col: str | None, cells: list[dict], q: set[str], said: set[str]) -> tuple | None:
+    """(cell, lab, col, residue) where row `lab` meets column `col`, when there is one cell
+    and the question's words beyond the column's (and `said`, the row's own) are few."""
+    if col is None:
         return None
-    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == named[0]]
-    residue = len(q - _core(named[0]) - tr.OPWORDS - layout.PERIOD_WORDS - set(_ORDINALS))
+    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == col]
+    residue = len(q - _core(col) - tr.OPWORDS - layout.PERIOD_WORDS - said)
     if len(hit) != 1 or residue > tr.MAX_RESIDUE:
         return None
-    return hit[0], lab, named[0], residue
+    return hit[0], lab, col, residue
 
 
 def _dates_words(question: str) -> set[str]:
