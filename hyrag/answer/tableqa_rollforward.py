@@ -225,9 +225,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
         if len(rs) != 1 or rs[0] not in t.cols[col]:
             return None
         cells.append(t.cols[col][rs[0]])
-    if op not in ("lookup", "each") and any(layout.bracketed(c) for c in cells):
-        return None  # a deduction in brackets: its size or its signed figure? (a figure
-        # read, not combined, is the cell as the table writes it: "(43)" is -43)
+    if any(layout.bracketed(c) for c in cells):
+        return None  # a deduction in brackets: its size or its signed figure?
     explained = (tr.content(label) | tr.content(col) | tr.content(t.name)
                  | {tr.stem(w) for w in ask.words} | tr.OPWORDS | layout.PERIOD_WORDS)
     residue = len(q_all - explained)
