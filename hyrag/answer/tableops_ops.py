@@ -402,6 +402,9 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
     if not m or re.search(rf"\b{m.group(1)}-\w", r.raw):
         return None  # "first-year retention": a compound, not the first row
     word = m.group(1)
+    if any(word in h.lower().split() and _quoted(h, r.text) for h in g.headers):
+        return None  # "the last fiscal year of expiration": the column "Last Fiscal Year of
+        # Expiration" the question quotes, not the last of its rows
     if word == "top" and not re.search(r"\btop of\b|\bat the top\b|\bis at the top\b|"
                                        r"\btop (?:place|one|entry|listed|name)\b", r.text):
         return None
@@ -424,6 +427,12 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
         order = _by_time(r, g, rows)
     row = order[-1] if last else order[0]
     return Result("last" if last else "first", [g.text[row][acol]], [(row, acol)])
+
+
+def _quoted(header: str, text: str) -> bool:
+    """Whether the question's (lowered) text quotes a column header whole, word for word."""
+    words = re.findall(r"\w+", header.lower())
+    return len(words) > 1 and bool(re.search(r"\b" + r"\W+".join(words) + r"\b", text))
 
 
 def _by_time(r: Reading, g: Grid, rows: list[int]) -> list[int]:

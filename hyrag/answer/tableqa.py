@@ -181,7 +181,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if _TOTAL.search(question) and layout.split_line(best_label, q - gwords, cells):
         return None
     if layout.tied_lines(ranked, q - gwords):
-        return None  # "IFRS9 opening balance": "Opening balance – IAS 39" or "– IFRS 9"?
+        return None  # "the opening balance": "Opening balance – IAS 39" or "– IFRS 9"?
     uniq_years = read.years(question)
     if op == "lookup" and len(uniq_years) >= 2 and _LISTED_YEARS.search(question) and not \
             _SPAN_WORDS.search(question):

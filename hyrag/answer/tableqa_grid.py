@@ -97,9 +97,13 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
     for name, cells in grids(con).items():
         if name in rf_tables:
             continue
+        if dated and (got := _span_cell(question, q, cells)) is not None:
+            found.append(got)  # "between fiscal year 2020 - 2024": the row so labelled
+            continue
         if dated and (cells := _dated(question, cells)) is None:  # type: ignore[assignment]
             continue  # a period: only a dated heading of the table can state it
-        got = _cell(question, q, cells, full=dated)
+        got = _cell(question, q, cells, full=dated) or (
+            None if dated else _nth_cell(question, q, cells))
         if got is not None:
             found.append(got)
     if len(found) != 1:
@@ -122,6 +126,78 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
     else:
         answer, scale = c["value_num"], tr.scale(c)
     return Resolved([req], verdicts, store, [], "lookup", answer, scale, 1.0, residue)
+
+
+# a row labelled by a span of years ("2020 – 2024" of a maturity schedule), and one written
+_YEAR_SPAN = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*(?:[-–—]|to|through)\s*((?:19|20)\d{2})(?!\d)")
+
+
+def _span_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
+    """(cell, row label, column, residue) where the row is labelled by the span of years the
+    question writes ("the ground leases expiring between fiscal year 2020 - 2024" against the
+    row "2020 – 2024"): those years name the row, not a period of the table, when they are the
+    only years the question writes and exactly one row has that span for its label. The
+    column is named as in `_cell`; the span's own words ("fiscal year") need no explaining."""
+    spans = {(m.group(1), m.group(2)) for m in _YEAR_SPAN.finditer(question)}
+    if len(spans) != 1 or set(read.years(question)) - {int(y) for y in next(iter(spans))}:
+        return None
+    rows = {tr.label(c) for c in cells
+            if (m := _YEAR_SPAN.fullmatch(tr.label(c).strip())) and (m.group(1), m.group(2))
+            in spans}
+    if len(rows) != 1:
+        return None
+    lab = rows.pop()
+    if len({layout.row(c) for c in cells if tr.label(c) == lab}) != 1:
+        return None
+    return _at(lab, _column(cells, q), cells, q, {"year"})
+
+
+def _nth_cell(question: str, q: set[str], cells: list[dict]) -> tuple | None:
+    """(cell, row label, column, residue) of "the shares purchased ... during the second
+    month" in a table whose lines are all dated periods ("January 26, 2019 - February 22,
+    2019", a monthly repurchase schedule; a "Total" line aside): the n-th such line in the
+    table's order, as `tableqa_pair` reads "the first to second month period". One ordinal
+    only; the column is the most specific one whose words, a "Total" aside, the question
+    uses ("Total Number of Shares Purchased as Part of Publicly Announced Program")."""
+    from hyrag.answer.tableqa_pair import _DATE, _NTH, _ORDINALS, _TOTAL_LABEL
+
+    ms = list(_NTH.finditer(question))
+    if len(ms) != 1:
+        return None
+    n = _ORDINALS[ms[0].group(0).split()[0].lower()]
+    order: dict[str, int] = {}
+    for c in sorted(cells, key=lambda c: layout.row(c)):
+        order.setdefault(tr.label(c), layout.row(c))
+    body = [lab for lab in order if not _TOTAL_LABEL.match(lab)]
+    if n > len(body) or not all(_DATE.search(lab) and read.years(lab) for lab in body):
+        return None
+    lab = body[n - 1]
+    return _at(lab, _column(cells, q, loose=True), cells, q, set(_ORDINALS))
+
+
+def _column(cells: list[dict], q: set[str], loose: bool = False) -> str | None:
+    """The one column whose words the question uses, the most specific of several (`loose`:
+    its "Total" need not be said, "the number of shares purchased" of "Total Number of Shares
+    Purchased"), or None."""
+    def words(c: str) -> set[str]:
+        return _core(c) - tr.OPWORDS if loose else _core(c)
+
+    named = [c for c in {c["attribute"] or "" for c in cells} if words(c) and words(c) <= q]
+    top = max((len(_core(c) - tr.OPWORDS) for c in named), default=0)
+    named = [c for c in named if len(_core(c) - tr.OPWORDS) == top]
+    return named[0] if len(named) == 1 else None
+
+
+def _at(lab: str, col: str | None, cells: list[dict], q: set[str], said: set[str]) -> tuple | None:
+    """(cell, lab, col, residue) where row `lab` meets column `col`, when there is one cell
+    and the question's words beyond the column's (and `said`, the row's own) are few."""
+    if col is None:
+        return None
+    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == col]
+    residue = len(q - _core(col) - tr.OPWORDS - layout.PERIOD_WORDS - said)
+    if len(hit) != 1 or residue > tr.MAX_RESIDUE:
+        return None
+    return hit[0], lab, col, residue
 
 
 def _dates_words(question: str) -> set[str]:

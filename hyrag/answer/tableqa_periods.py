@@ -183,6 +183,32 @@ def words(question: str) -> set[str]:
     return out | {"quarter", "ended", "ending", "at", "as"}
 
 
+# a fiscal year named by the calendar year it ends in: "FY2019", "fiscal 2019", "FY19"
+_FY = re.compile(r"\b(?:fy|fiscal(?:\s+year)?)\s*'?((?:19|20)?\d{2})\b", re.I)
+
+
+def fiscal_spans(question: str, by_period: dict) -> list[str]:
+    """The span columns ("2018/2019") a question names as fiscal years by the year they end
+    in ("the income taxes in FY2019"): a fiscal year is named by its closing calendar year, so
+    where a line's columns are such spans only, "FY2019" is the "2018/2019" column. Every year
+    the question writes must carry the fiscal marker (a bare "2019" could be either span), and
+    a span must be the line's own; else [] (the plain reading stands)."""
+    if not by_period or not all("/" in k for k in by_period):
+        return []
+    ms = list(_FY.finditer(question))
+    years = re.findall(r"(?<![\d/])(?:19|20)\d{2}(?![\d/])", question)
+    if not ms or len(years) > sum(len(m.group(1)) == 4 for m in ms):
+        return []
+    out = []
+    for m in ms:
+        end = _year(m.group(1))
+        key = f"{end - 1}/{end}"
+        if key not in by_period:
+            return []
+        out.append(key)
+    return list(dict.fromkeys(out))
+
+
 def for_line(question: str, op: str, by_period: dict) -> list[str] | None:
     """The dates or quarters the question names, when the line's cells are keyed by exactly
     those periods and every year the question writes belongs to one of them; [] when the
@@ -191,6 +217,8 @@ def for_line(question: str, op: str, by_period: dict) -> list[str] | None:
     or date would be a wrong answer), or lacks a quarter the question names. A ranking over periods ("which quarter was largest") is
     left to the year reader: it answers with a year, not a column."""
     ks = keys(question)
+    if not ks and (fy := fiscal_spans(question, by_period)):
+        return fy if op not in ("argmax", "argmin", "years_where", "count_years") else []
     if not ks or not accounts_for_years(question):
         return []
     missing = [k for k in ks if k not in by_period]

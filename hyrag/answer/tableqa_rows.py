@@ -51,6 +51,9 @@ def words(s: str) -> list[str]:  # a footnote glued to a label's end: "Incentive
 @lru_cache(maxsize=1 << 16)
 def _words(s: str) -> tuple[str, ...]:
     s = re.sub(r"(?<=[a-z]{3})\d{1,2}\s*$", "", s.lower().replace("’", "'"))
+    # a standard's number written without its space ("IFRS9", "IAS39") is the label's "IFRS 9":
+    # three letters or more and a number of one or two digits ("FY19", "Q4" are periods)
+    s = re.sub(r"\b([a-z]{3,})(\d{1,2})\b", r"\1 \2", s)
     return tuple(w for w in re.findall(r"[a-z0-9]+", s) if not YEAR.fullmatch(w))
 
 

@@ -453,3 +453,24 @@ def test_a_total_ignoring_the_years_named_is_no_answer(tmp_path) -> None:  # noq
         assert _resolve(kb, "What is the total number of ground leases?") == 619.0
     finally:
         kb.close()
+
+
+CARRYFORWARDS = """Kind,Last Year of Expiration,Amount
+Domestic state,2039,"57,299"
+Foreign,2039,"565,609"
+Domestic federal,2029,"39,784"
+Domestic state,2027,"3,313"
+"""
+
+
+def test_a_quoted_column_header_is_no_first_or_last_row(tmp_path) -> None:  # noqa: ANN001
+    """"The last year of expiration for ..." quotes the column "Last Year of Expiration": its
+    "last" names the column, not the last of the rows (which the same word would otherwise
+    pick, answering with the wrong row's year)."""
+    kb = _kb(tmp_path, "carry", CARRYFORWARDS)
+    try:
+        res = tableops.resolve("What was the last year of expiration for domestic state?",
+                               kb.store.con)
+        assert res is None or res.operation != "last"
+    finally:
+        kb.close()

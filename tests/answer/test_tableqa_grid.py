@@ -61,3 +61,47 @@ def test_engine_answers_through_the_reader(kb) -> None:  # noqa: ANN001
     ans = eng.ask("What is the loss allowance provision for current receivables?")
     assert ans.decision == "answer"
     assert eng.last_table_answer["value"] == 238.0
+
+
+def test_a_row_labelled_by_a_span_of_years(tmp_path_factory) -> None:  # noqa: ANN001
+    """"Expiring between fiscal year 2020 - 2024" names the row "2020 – 2024" of a maturity
+    schedule (its years are the row's label, not a period column); a span no row has, or a
+    second year beside it, is not guessed."""
+    k = hyrag.open(tmp_path_factory.mktemp("spans") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(pd.DataFrame([["2020 – 2024", "381", "697"], ["2025 – 2029", "198", "270"]],
+                          columns=["Fiscal Year", "Ground Leases", "Building Leases"]),
+             name="leases")
+    try:
+        r = ask(k, "What is the number of ground leases expiring between fiscal year 2020 - 2024?")
+        assert r is not None and r.answer == 381.0
+        r = ask(k, "How many building leases expire in 2025 to 2029?")
+        assert r is not None and r.answer == 270.0
+        assert ask(k, "How many ground leases expire in 2030 - 2034?") is None
+        assert ask(k, "How many ground leases expire in 2020 - 2024 and 2019?") is None
+    finally:
+        k.close()
+
+
+def test_the_nth_period_line_of_a_monthly_schedule(tmp_path_factory) -> None:  # noqa: ANN001
+    """"During the second month" of a schedule whose lines are dated periods is its second
+    line (the "Total" line aside); the column is the most specific one the question names."""
+    k = hyrag.open(tmp_path_factory.mktemp("months") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(pd.DataFrame([
+        ["January 26, 2019 - February 22, 2019", "262", "306,255"],
+        ["February 23, 2019 - March 22, 2019", "3,380", "309,635"],
+        ["March 23, 2019 - April 26, 2019", "3,608", "313,244"],
+        ["Total", "7,250", ""]],
+        columns=["Period", "Total Number of Shares Purchased",
+                 "Total Number of Shares Purchased as Part of Publicly Announced Program"]),
+        name="buyback")
+    try:
+        r = ask(k, "What was the number of shares purchased as part of the publicly announced "
+                   "program during the second month?")
+        assert r is not None and r.answer == 309635.0
+        r = ask(k, "What was the number of shares purchased in the third month?")
+        assert r is not None and r.answer == 3608.0
+        assert ask(k, "What was the number of shares purchased in the fifth month?") is None
+    finally:
+        k.close()

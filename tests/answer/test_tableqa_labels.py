@@ -77,3 +77,19 @@ def test_direct_evidence_from_figureless_sentences_lets_the_line_be_read(kb) -> 
     for f in (SimpleNamespace(kind="cell", value=40.0), SimpleNamespace(kind="text", value=4)):
         assert readers.read(q, kb.store.con, parsed=parsed, direct=True, facts=[f]).result \
             is None
+
+
+def test_a_standard_written_without_its_space_names_its_line(tmp_path_factory) -> None:  # noqa: ANN001
+    """"IFRS9" is the label's "IFRS 9": the question names the IFRS 9 opening balance, not
+    the IAS 39 one it would otherwise tie with (both are "Opening balance")."""
+    k = statement_kb(tmp_path_factory, [["Opening balance – IAS 39", "", "77,131", ""],
+                                        ["Opening balance – IFRS 9", "83,934", "100,107", ""],
+                                        ["Additions", "39,116", "51,185", ""]],
+                     "Financial assets (in millions)", "ifrs")
+    try:
+        r = ask(k, "What is the 2018 IFRS9 opening balance?")
+        assert r is not None and r.answer == 100107.0
+        r = ask(k, "What is the 2018 IAS39 opening balance?")
+        assert r is not None and r.answer == 77131.0
+    finally:
+        k.close()

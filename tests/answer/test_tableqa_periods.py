@@ -134,6 +134,13 @@ def test_a_fiscal_year_across_two_calendar_years_is_its_own_column(tmp_path_fact
         # a plain year is either fiscal year's end or start: not guessed
         assert ask(k, "What was EBIT in 2019?") is None
         assert ask(k, "What was EBIT in 2019/2020?") is None
+        # a fiscal year is named by the year it ends in: "FY2019" is the "2018/2019" column
+        r = ask(k, "What was the amount of income taxes in FY2019?")
+        assert (r.operation, r.answer) == ("lookup", -240.0)
+        r = ask(k, "What was EBIT in fiscal 2018?")
+        assert (r.operation, r.answer) == ("lookup", 713.0)
+        assert ask(k, "What was EBIT in FY2020?") is None  # no such span column
+        assert ask(k, "What was EBIT in FY2019 and 2018?") is None  # a bare year stays open
     finally:
         k.close()
 
