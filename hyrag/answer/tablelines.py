@@ -19,7 +19,7 @@ from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand
+from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
 from ingest.numbers import decimals_shown
 
@@ -190,6 +190,20 @@ class Builder:
         self.verdicts.append(Verdict(req, "direct", (c["claim_id"],)))
         self.n[c["claim_id"]] = len(self.reqs)
         return len(self.reqs)
+
+    def sum(self, cells: list[dict], year: int, why: str,
+            values: list[float] | None = None) -> tuple[list[int], Derivation]:
+        """Commit `cells` as figures of `year` and record their sum (of `values` when given:
+        the sizes of bracketed parts), so that the verifier re-adds what the sentence states."""
+        refs = []
+        for c in cells:
+            c["_year"] = year
+            refs.append(self.commit(c, why))
+        vals = values if values is not None else [float(c["value_num"]) for c in cells]
+        ops = tuple(Operand(c["claim_id"], v, tr.label(c), r)
+                    for c, v, r in zip(cells, vals, refs, strict=True))
+        total = round(math.fsum(o.value for o in ops), 2)
+        return refs, Derivation("sum", " + ".join(fmt(o.value) for o in ops), ops, total)
 
     def count(self, refs: list[int], names: list[str]) -> Derivation:
         """A count as a derivation over the counted cells, so the verifier re-counts it."""

@@ -24,14 +24,13 @@ re-computes it.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import replace
 
 from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
-from hyrag.answer.tools import Derivation, Operand, fmt
+from hyrag.answer.tools import fmt
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _M = r"(?:(?P<month>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?\s+)?"
@@ -79,14 +78,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     if len(cells) < 2 or len({tr.scale(c) for c in cells}) != 1:
         return None
     b = tablelines.Builder()
-    refs = []
-    for c in cells:
-        c["_year"] = as_of[0]
-        refs.append(b.commit(c, f"due by {by.group(0)[4:].strip()}"))
-    ops = tuple(Operand(c["claim_id"], float(c["value_num"]), tr.label(c), r)
-                for c, r in zip(cells, refs, strict=True))
-    total = round(math.fsum(o.value for o in ops), 2)
-    d = Derivation("sum", " + ".join(fmt(o.value) for o in ops), ops, total)
+    refs, d = b.sum(cells, as_of[0], f"due by {by.group(0)[4:].strip()}")
+    total = d.result
     res = b.done("sum", total, f"The lines {by.group(0).lower()} add up to {fmt(total)} "
                  f"{''.join(f'[{r}]' for r in refs)}.", d)
     return replace(res, scale=tr.scale(cells[0]))

@@ -27,7 +27,6 @@ re-computes it.
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import replace
 
@@ -35,7 +34,7 @@ from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
-from hyrag.answer.tools import Derivation, Operand, fmt
+from hyrag.answer.tools import fmt
 
 _PART = r"(?P<part>non[- ]?current|current)"
 _SUFFIX = re.compile(rf"^(?P<base>.+?)\s*[,–—-]\s*{_PART}\s*$", re.I)
@@ -96,15 +95,9 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     if size and not (all(layout.bracketed(c) for c in pair) and _DEDUCTED.search(base)):
         return None  # a negative item that is no deduction: its total's sign is not known
     b = tablelines.Builder()
-    refs = []
-    for c in pair:
-        c["_year"] = years[0]
-        refs.append(b.commit(c, f"part of {base}"))
-    ops = tuple(Operand(c["claim_id"], abs(float(c["value_num"])) if size else
-                        float(c["value_num"]), tr.label(c), r)
-                for c, r in zip(pair, refs, strict=True))
-    total = round(math.fsum(o.value for o in ops), 2)
-    d = Derivation("sum", " + ".join(fmt(o.value) for o in ops), ops, total)
+    refs, d = b.sum(pair, years[0], f"part of {base}", [
+        abs(float(c["value_num"])) if size else float(c["value_num"]) for c in pair])
+    total = d.result
     res = b.done("sum", total, f"The current and non-current parts of {base} add up to "
                  f"{fmt(total)} {''.join(f'[{r}]' for r in refs)}.", d)
     return replace(res, scale=tr.scale(pair[0]))
