@@ -40,7 +40,7 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
     if asks_period and not read and not any(_year_like(f) for f in facts):
         return ("the question asks for a period, and the evidence holds figures for periods "
                 "without an operation that picks one of them")
-    if asks_for_explanation(_unlabelled(question, facts)) and not structure and not quoted \
+    if asks_for_explanation(question) and not structure and not quoted \
             and not _names_the_line(question, facts):
         return ("the question asks for an explanation or a description, which the offline "
                 "engine does not compose from figures; it would need the passage itself")
@@ -114,19 +114,6 @@ def _labels(f) -> str:  # noqa: ANN001 - commitment.Fact
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
 
 
-def _unlabelled(question: str, facts: Sequence) -> str:
-    """The question without the labels of the figures committed to answer it: "Net income
-    *attributable to* stockholders" is the line's name, not a request for what the income is
-    attributable to, so the explanation words a quoted label carries do not make the question
-    one asking for an explanation."""
-    out = question
-    for f in facts:
-        for lab in {f.entity or "", f.attribute or ""}:
-            if len(lab.split()) >= 2:
-                out = re.sub(r"\s+".join(map(re.escape, lab.split())), " ", out, flags=re.I)
-    return out
-
-
 def _year_like(f) -> bool:  # noqa: ANN001
     """A committed fact that states a year (a period answer), not only a figure for one."""
     v = f.value
@@ -169,10 +156,11 @@ def asks_for_comparison(question: str) -> bool:
 
 
 def _names_the_line(question: str, facts: Sequence) -> bool:
-    """Whether every explanation phrase the question uses is part of the name of the line it
-    was answered from: "Net (loss) income *attributable to* common stock in 2019" names that
+    """Whether every explanation phrase the question uses is part of the name of the line (or
+    column) it was answered from: "Net (loss) income *attributable to* common stock in 2019" names that
     line ("Net (loss) income attributable to common stock ..."), and asks for its figure."""
-    labels = [" ".join(str(f.entity or "").lower().split()) for f in facts]
+    labels = [" ".join(str(lab or "").lower().split()) for f in facts
+              for lab in (f.entity, f.attribute)]
     found = [" ".join(m.group(0).lower().split()) for m in _EXPLAIN.finditer(question)]
     return bool(found and labels) and all(any(p in lab for lab in labels) for p in found)
 
