@@ -64,9 +64,7 @@ def read_lines(con) -> list[Line]:  # noqa: ANN001
         if not isinstance(row, int):
             continue
         # a row whose first cell is empty (an unlabelled subtotal) has no label of its own
-        label = tr.label(c) if c["entity"] else ""
-        if label and label == str(loc.get("column") or ""):
-            label = ""  # a table melted by columns names such a row by its cell's column
+        label = tr.label(c) if c["entity"] else ""  # melted: `tr.label` reads its column
         ln = out.setdefault((c["table_name"], row),
                             Line(c["table_name"], row, label, section=str(loc.get("section")
                                                                           or "")))
@@ -213,11 +211,13 @@ class Builder:
         return Derivation("count", f"count({', '.join(names)})", ops, float(len(ops)))
 
     def done(self, operation: str, answer: object, sentence: str,  # noqa: ANN202
-             derivation: Derivation | None = None):
+             derivation: Derivation | None = None, *, scale: str = ""):
+        """The reading as the engine takes it; `scale` is the answer's ("percent" for a
+        computed percentage, else the cells' own "million" ...)."""
         from hyrag.answer.tableops import TableResolved
 
         return TableResolved(self.reqs, self.verdicts, self.store,
-                             [derivation] if derivation else [], operation, answer, "", 1.0, 0,
-                             sentence)
+                             [derivation] if derivation else [], operation, answer, scale, 1.0,
+                             0, sentence)
 
 

@@ -97,7 +97,7 @@ def _compute(question: str, chain: list[dict], label: str):  # noqa: ANN202
         d = Derivation("mean", f"({' + '.join(fmt(v) for v in vals)}) / {len(vals)}",
                        tuple(ops), r)
         sent = f"The mean of the annual changes {refs} is {fmt(r)}."
-        return _scaled(bld.done("average", r, sent, d), sc)
+        return bld.done("average", r, sent, d, scale=sc)
     if _COMPARED.search(question) and re.search(r"\bdifference\b", question, re.I):
         if len(ops) != 2:
             return None
@@ -105,17 +105,12 @@ def _compute(question: str, chain: list[dict], label: str):  # noqa: ANN202
         r = round(new.value - old.value, 2)
         d = Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}", (new, old), r)
         sent = f"{new.label} [{new.n}] minus {old.label} [{old.n}] is {fmt(r)}."
-        return _scaled(bld.done("difference", r, sent, d), sc)
+        return bld.done("difference", r, sent, d, scale=sc)
     if re.search(r"\b(?:difference|ratio|percent(?:age)?|proportion|average)\b", question,
                  re.I):
         return None  # another operation than the change over the span
     r = round(sum(vals), 2)
     d = Derivation("sum", " + ".join(fmt(v) for v in vals), tuple(ops), r)
     sent = f"The changes {refs} add up to {fmt(r)} over the span."
-    return _scaled(bld.done("sum", r, sent, d), sc)
+    return bld.done("sum", r, sent, d, scale=sc)
 
-
-def _scaled(got, sc: str):  # noqa: ANN001, ANN202
-    from dataclasses import replace
-
-    return replace(got, scale=sc)

@@ -25,7 +25,6 @@ re-computes it.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
@@ -80,6 +79,5 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     b = tablelines.Builder()
     refs, d = b.sum(cells, as_of[0], f"due by {by.group(0)[4:].strip()}")
     total = d.result
-    res = b.done("sum", total, f"The lines {by.group(0).lower()} add up to {fmt(total)} "
-                 f"{''.join(f'[{r}]' for r in refs)}.", d)
-    return replace(res, scale=tr.scale(cells[0]))
+    return b.done("sum", total, f"The lines {by.group(0).lower()} add up to {fmt(total)} "
+                  f"{''.join(f'[{r}]' for r in refs)}.", d, scale=tr.scale(cells[0]))

@@ -62,9 +62,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
                 for c, ln, r in zip(cells, rows, refs, strict=True))
     total = round(math.fsum(o.value for o in ops), 2)
     d = Derivation("sum", " + ".join(fmt(o.value) for o in ops), ops, total)
-    res = b.done("sum", total, f"The lines under {plain_heading(head)} add up to {fmt(total)} "
-                 f"{''.join(f'[{r}]' for r in refs)}.", d)
-    return _scaled(res, tr.scale(cells[0]))
+    return b.done("sum", total, f"The lines under {plain_heading(head)} add up to "
+                  f"{fmt(total)} {''.join(f'[{r}]' for r in refs)}.", d, scale=tr.scale(cells[0]))
 
 
 def _amount(c: dict | None) -> bool:
@@ -74,8 +73,3 @@ def _amount(c: dict | None) -> bool:
     text = c["value_text"] or ""
     return "%" not in text and not _YEAR_CELL.fullmatch(text)
 
-
-def _scaled(res, scale: str):  # noqa: ANN001, ANN202
-    from dataclasses import replace
-
-    return replace(res, scale=scale)

@@ -50,7 +50,6 @@ cells and records the derivation, so the verifier recomputes it.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
@@ -296,8 +295,8 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
             return None  # shares of different wholes do not add up
         r = round(a + b, 2)
         d = Derivation("sum", f"{fmt(a)} + {fmt(b)}", (oa, ob), r)
-        return replace(bld.done(op, r, f"{na} [{oa.n}] plus {nb} [{ob.n}] is {fmt(r)}.", d),
-                       scale=sc)
+        return bld.done(op, r, f"{na} [{oa.n}] plus {nb} [{ob.n}] is {fmt(r)}.", d,
+                        scale=sc)
     if op == "difference" and _PCT_DIFF.search(question) and not pct[0]:
         if not re.search(r"\bbetween\b", question, re.I) or directed or b <= 0 or a <= 0:
             return None
@@ -305,7 +304,7 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
         r = round((a - b) / b * 100, 2)
         d = Derivation("growth", f"({fmt(a)} - {fmt(b)}) / {fmt(b)} x 100", (ob, oa), r, "%")
         sent = f"{na} [{oa.n}] differs from {nb} [{ob.n}] by {fmt(r)}%."
-        return replace(bld.done("change_ratio", r, sent, d), scale="percent")
+        return bld.done("change_ratio", r, sent, d, scale="percent")
     if op == "difference":
         if re.search(r"\bpercent|%", question, re.I) and sc != "percent":
             return None  # "the percentage difference": a ratio, or points?
@@ -323,13 +322,13 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list):  # n
         r = round(new.value - old.value, 2)
         d = Derivation("difference", f"{fmt(new.value)} - {fmt(old.value)}", (new, old), r)
         sent = f"{new.label} [{new.n}] minus {old.label} [{old.n}] is {fmt(r)}."
-        return replace(bld.done(op, r, sent, d), scale=sc)
+        return bld.done(op, r, sent, d, scale=sc)
     if not directed or sc == "percent" or pct[0] or a <= 0:
         return None  # no direction, a change of percentages, or no positive base
     r = round((b - a) / a * 100, 2)
     d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
     sent = f"From {na} [{oa.n}] to {nb} [{ob.n}] is a change of {fmt(r)}%."
-    return replace(bld.done(op, r, sent, d), scale="percent")
+    return bld.done(op, r, sent, d, scale="percent")
 
 
 def _half(text: str, words: set[str]) -> bool:
@@ -376,12 +375,11 @@ def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN20
         if r > 1 and a > 0 and b > 0 and read.proportion(question):
             return None  # a proportion above 1: the part and the whole were swapped
         d = Derivation("ratio", f"{fmt(a)} / {fmt(b)}", (oa, ob), r)
-        return replace(bld.done(op, r, f"{np_} [{oa.n}] over {nw} [{ob.n}] is {fmt(r)}.", d),
-                       scale="")
+        return bld.done(op, r, f"{np_} [{oa.n}] over {nw} [{ob.n}] is {fmt(r)}.", d)
     r = round(a / b * 100, 2)
     d = Derivation("ratio", f"{fmt(a)} / {fmt(b)} x 100", (oa, ob), r, "%")
-    return replace(bld.done(op, r, f"{np_} [{oa.n}] is {fmt(r)}% of {nw} [{ob.n}].", d),
-                   scale="percent")
+    return bld.done(op, r, f"{np_} [{oa.n}] is {fmt(r)}% of {nw} [{ob.n}].", d,
+                    scale="percent")
 
 
 _AFTER = re.compile(r"\bafter\s+(?:the\s+)?(?P<what>[^?]+)", re.I)
@@ -424,4 +422,4 @@ def _adoption(question: str, table: list):  # noqa: ANN202
     r = round((b - a) / a * 100, 2)
     d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
     sent = f"From {nw} [{oa.n}] to {nr} [{ob.n}] is a change of {fmt(r)}%."
-    return replace(bld.done("change_ratio", r, sent, d), scale="percent")
+    return bld.done("change_ratio", r, sent, d, scale="percent")

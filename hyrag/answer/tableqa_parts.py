@@ -26,9 +26,7 @@ re-computes it.
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import replace
 
 from hyrag.answer import tablelines
 from hyrag.answer import tableqa_layout as layout
@@ -80,7 +78,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     for c in cells:
         if c["table_name"] != table:
             continue
-        col = _column(c)
+        col = tr.column_header(c)
         for nc, lab in parts.items():
             if tr.label(c) == lab and nc not in by_col.setdefault(col, {}):
                 by_col[col][nc] = c
@@ -98,17 +96,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     refs, d = b.sum(pair, years[0], f"part of {base}", [
         abs(float(c["value_num"])) if size else float(c["value_num"]) for c in pair])
     total = d.result
-    res = b.done("sum", total, f"The current and non-current parts of {base} add up to "
-                 f"{fmt(total)} {''.join(f'[{r}]' for r in refs)}.", d)
-    return replace(res, scale=tr.scale(pair[0]))
-
-
-def _column(c: dict) -> str:
-    """The header of a cell's source column ("USD denominated", or the period "2019")."""
-    try:
-        return str(json.loads(c["locator"] or "{}").get("column") or "")
-    except ValueError:
-        return ""
+    return b.done("sum", total, f"The current and non-current parts of {base} add up to "
+                  f"{fmt(total)} {''.join(f'[{r}]' for r in refs)}.", d, scale=tr.scale(pair[0]))
 
 
 def _named_column(cols: list[str], q: set[str]) -> str | None:

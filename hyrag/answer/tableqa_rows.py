@@ -237,12 +237,12 @@ def label(c: dict) -> str:
     if c["entity"] and c["entity"] not in (c["table_name"], c.get("table_subject")):
         return c["entity"]
     attribute = c["attribute"] or ""
-    if attribute and _header_of(c) == attribute:
+    if attribute and column_header(c) == attribute:
         return ""  # an unlabelled row of a melted table: ingestion named it by its column
     return attribute
 
 
-def _header_of(c: dict) -> str:
+def column_header(c: dict) -> str:
     """The column header a cell's locator names ("" when it names none). Ingestion gives a
     melted row with an empty label its column's header as attribute, so that its claim still
     reads as a sentence; for a period column that is the period ("31 March 2019"), not a

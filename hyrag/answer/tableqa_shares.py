@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
 
 from hyrag.answer import tablelines
 from hyrag.answer import tableqa_read as read
@@ -118,7 +117,7 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
             return None  # a part cannot exceed its whole: the pair was read the wrong way
         d = Derivation("ratio", f"{num} / {fmt(b)} x 100", (*ops, ob), r, "%")
         scale, sent = "percent", f"{part} is {fmt(r)}% of {whole} [{rb}]."
-    return replace(bld.done(op, r, sent, d), scale=scale)
+    return bld.done(op, r, sent, d, scale=scale)
 
 
 def split(question: str) -> tuple[str, str] | None:
