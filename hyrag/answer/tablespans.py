@@ -102,7 +102,7 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
     if not lines:
         return None, owns(question)
     if kind == "periods":
-        return _periods(question, lines), True
+        return _periods(question, lines, con), True
     if kind == "cells":
         return _cells(question, lines)
     if kind == "part_extreme":  # declined, the schema parser's ranking may still read it
@@ -203,12 +203,14 @@ def _under_named_heading(named: list[Line], q: set[str]) -> list[Line]:
     return [ln for ln in named if hit[ln.section] == top]
 
 
-def _periods(question: str, lines: list[Line]):  # noqa: ANN202
+def _periods(question: str, lines: list[Line], con=None):  # noqa: ANN001, ANN202
     """The years the table, or the line the question names, holds figures for."""
     named = _named(question, lines) or _named(question, lines, totals=True)
     if not named:
-        # no line named cleanly: "the table" itself, when there is only one to mean
-        if not _TABLE.search(question) or len({ln.table for ln in lines}) != 1:
+        # no line named cleanly: "the table" itself, when there is only one to mean, or
+        # the subject the text introduces the only table with (`_introduced`)
+        if len({ln.table for ln in lines}) != 1 or not (
+                _TABLE.search(question) or _introduced(question, con)):
             return None
         named = lines
     years: dict[int, tuple[int, dict]] = {}
@@ -224,6 +226,41 @@ def _periods(question: str, lines: list[Line]):  # noqa: ANN202
     what = f"{named[0].label}" if named is not lines else "The table"
     sent = f"{what} has figures for {tl.join(names)} {''.join(f'[{r}]' for r in refs)}."
     return b.done("periods", names, sent)
+
+
+# a sentence that introduces a table: "Deferred charges and other assets consisted of the
+# following (in thousands):", "Net sales by segment were as follows:", "The following table
+# represents a disaggregation of revenue ..."
+_INTRODUCES = re.compile(r":\s*$|\b(?:the\s+following|as\s+follows|following\s+table|table\s+"
+                         r"below)\b", re.I)
+_HEADING = re.compile(r"^\[([^\]]+)\]")  # a section heading text ingestion keeps: "[Current Liabilities]"
+
+
+def _introduced(question: str, con) -> bool:  # noqa: ANN001
+    """Whether the question's subject ("In which years was the current liabilities recorded
+    for?") is what the report's text introduces the table with: a sentence that announces it
+    ("Current liabilities consisted of the following:") or the heading of the section the
+    table's text sits in ("Current Liabilities"). Every word the question names, bar its
+    structure words, must be that sentence's or heading's — the table is then the subject's,
+    and its years are the years the subject was recorded for. A subject the text only
+    mentions in passing names no table."""
+    subject = _content(question) - tr.OPWORDS
+    if not subject or con is None:
+        return False
+    try:
+        texts = [t for (t,) in con.cursor().execute(
+            "SELECT DISTINCT text FROM claims WHERE NOT superseded AND kind IN ('text', "
+            "'sentence') AND text IS NOT NULL").fetchall()]
+    except Exception:  # noqa: BLE001 - a view without text claims introduces nothing
+        return False
+    for t in texts:
+        head = _HEADING.match(t)
+        if head and head.group(1).lower() != "negated" and subject <= tr.content(head.group(1)):
+            return True
+        body = _HEADING.sub("", t).strip()
+        if _INTRODUCES.search(body) and subject <= tr.content(body):
+            return True
+    return False
 
 
 def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN202

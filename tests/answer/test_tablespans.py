@@ -204,3 +204,22 @@ def test_periods_of_a_line_named_through_its_total(kb) -> None:  # noqa: ANN001
     # a line the knowledge base does not hold, and no "table" to fall back on: no answer
     ans, _ = ask(kb, "In which years was goodwill calculated?")
     assert ans.decision == "abstain"
+
+
+def test_the_years_of_the_subject_the_text_introduces_the_table_with(tmp_path_factory) -> None:  # noqa: ANN001
+    """"In which years were deferred charges calculated?" names no line of the table; the text
+    introduces the table with that subject ("Deferred charges consisted of the following:"),
+    so the table's years are the subject's. A subject the text does not introduce the table
+    with is abstained on, not answered with the table's years."""
+    rows = [["Rent deposits", "1,200", "1,100"], ["Prepaid fees", "300", "250"]]
+    k = statement_kb(tmp_path_factory, rows, None, "intro", ("item", "2019", "2018"))
+    try:
+        k.ingest_text(["Note 15. Deferred charges and other assets",
+                       "Deferred charges and other assets consisted of the following:",
+                       "Marketing spend rose in 2019 as the company expanded."], source="notes")
+        q = "In which years were deferred charges and other assets calculated?"
+        assert answered(k, q) == ("periods", ["2019", "2018"])
+        ans, _ = ask(k, "In which years was marketing spend calculated?")
+        assert ans.decision != "answer", ans.text
+    finally:
+        k.close()
