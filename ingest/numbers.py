@@ -26,6 +26,10 @@ Conventions (each a choice that avoids guessing):
   bare "(3)" in a sentence is a list or footnote marker.
 - Dates, months and quarters ("2024-03-01", "03/2024", "2024Q1") are not numbers; a bare year
   ("2024") is, and `ParsedNumber.is_year` flags it.
+- A footnote reference after an amount in a cell ("$130,000 (1)", "6,320,000 (a)", "1,234*")
+  is not part of it: the cell is the amount. Only after a figure that is unmistakably an
+  amount (thousands grouped, or a currency) — "2019 (1)" is a footnoted year heading and "12
+  (3)" could be two figures, so those are not read.
 """
 
 from __future__ import annotations
@@ -217,6 +221,11 @@ def decimals_shown(text: object) -> int:
     return len(m.group(1)) if m else 0
 
 
+# an amount (thousands grouped, or after a currency sign) followed by a footnote reference
+_FOOTNOTED = re.compile(r"(\(?[$€£¥]?\s?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(?[$€£¥]\s?\(?\d+"
+                        r"(?:\.\d+)?\)?)\s*(?:\((?:\d{1,2}|[a-z])\)|\*{1,3})", re.I)
+
+
 def parse_number(text: object) -> ParsedNumber | None:
     """The number a cell displays, or None when the cell is not a number.
 
@@ -233,6 +242,9 @@ def parse_number(text: object) -> ParsedNumber | None:
     if not s or s.lower() in _NULLS or not any(ch.isdigit() for ch in s):
         return None
     m = _CELL.match(s)
+    if m is None and (fn := _FOOTNOTED.fullmatch(s)):
+        m = _CELL.match(fn.group(1))
+        original = fn.group(1)  # the amount as displayed, without its footnote mark
     if m is None:
         return None
     signs = [g for g in (m.group("sign0"), m.group("sign1"), m.group("sign2")) if g]

@@ -108,6 +108,18 @@ def test_there_are_at_least_forty_cleaning_cases() -> None:
     assert len(CELLS) >= 40
 
 
+def test_a_footnote_reference_after_an_amount_is_not_part_of_it() -> None:
+    """"$130,000 (1)" is $130,000 with footnote 1: the amount a reader quotes, displayed
+    without the mark. A year or a small figure before "(n)" is not read so: "2019 (1)" heads a
+    footnoted column, and "12 (3)" may be two figures."""
+    p = parse_number("$130,000 (1)")
+    assert p is not None and (p.value, p.unit, p.text) == (130000.0, "USD", "$130,000")
+    assert parse_number("6,320,000 (a)").value == 6320000.0
+    assert parse_number("(1,234)*").value == -1234.0
+    for text in ("2019 (1)", "12 (3)", "1,234 (123)", "see (1)"):
+        assert parse_number(text) is None, text
+
+
 def test_text_is_kept_as_displayed() -> None:
     p = parse_number(" (1,234) ")
     assert p is not None and p.text == " (1,234) "
