@@ -8,6 +8,7 @@ asked"):
 - a question about a table's structure that no reader answered is not answered with a figure;
 - "in which year ..." is not answered by figures for years without the operation that picks one;
 - a why / what-caused / how-is-it-calculated question asks for words, not a figure;
+- "what is the symbol / the name / the company ..." asks for a name, which no figure is;
 - "which X has the least Y" is not answered by the least Y alone (an aggregate with no row);
 - a growth, difference, ratio or share the evidence does not compute is not answered by the
   figures it would combine (one figure answers it only when it is itself such a combination);
@@ -44,6 +45,9 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
             and not _names_the_line(question, facts):
         return ("the question asks for an explanation or a description, which the offline "
                 "engine does not compose from figures; it would need the passage itself")
+    if not read and not quoted and _ASKS_IDENTIFIER.search(question):
+        return ("the question asks for a name or a symbol, and the evidence found is a figure "
+                "(a figure near the name is not the name)")
     if not read and parsed.operation in COMBINING and not derivations and not any(
             f.kind == "sql" for f in facts) and (n_requirements >= 2 or not any(
                 _states_combination(f, parsed.operation) for f in facts)):
@@ -85,6 +89,13 @@ _EXPLAIN = re.compile(
     r"leads to|drove|drives|impacted|impacts|affected|affects|contributed to)\b",
     re.I)
 
+
+# "what is the symbol of the common stock", "what was the company acquired", "what is another
+# name for the plan": a name is asked for; "the company's revenue" names whose figure it is
+_ASKS_IDENTIFIER = re.compile(
+    r"^\s*what\s+(?:is|was|are|were)\s+(?:the\s+|another\s+|its\s+|their\s+)?(?:(?:ticker|"
+    r"trading|stock|legal|full|new|former)\s+)?(?:symbols?|tickers?|names?|company|companies)"
+    r"(?![’'\w])", re.I)
 
 # "which locomotive ...", "who ...", "what team ...": the answer is a row's name
 _ASKS_NAME = re.compile(r"^\s*(?:(?:in|of|for|at|from)\s+)?(?:which|who|whom|whose)\b", re.I)

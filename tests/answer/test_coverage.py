@@ -96,3 +96,20 @@ def test_which_row_is_not_answered_by_the_extreme_value_alone(tmp_path) -> None:
         a = kb.ask("Which locomotive weighs the least?")
         assert a.decision == "abstain" and "extreme value alone" in a.brief
         assert kb.ask("What is the smallest weight?").decision == "answer"
+
+
+def test_a_name_asked_for_is_not_answered_with_a_figure(tmp_path) -> None:  # noqa: ANN001
+    """"What is the symbol of the common stock?" asks for a name; the closing price quoted
+    beside it in the same passage is a figure, not the symbol, so the engine does not answer
+    with it. Asked for the price, it does."""
+    import hyrag
+
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest_text(["Our common stock trades on the NASDAQ Global Select Market under the "
+                        "symbol TZOO. On March 3, 2020, the closing price of our common stock "
+                        "on the NASDAQ Global Select Market was $8.64."], source="filing")
+        a = kb.ask("What is the symbol of the Company's common stock trading on the NASDAQ "
+                   "Global Select Market?")
+        assert "8.64" not in a.text or a.decision != "answer", a.text
+        b = kb.ask("What was the closing price of the common stock on March 3, 2020?")
+        assert b.decision == "answer" and "8.64" in b.text, b.text
