@@ -18,6 +18,12 @@ where nothing is guessed:
 - the column is the one of the other year whose every word the question names ("December 31,
   2019 | Carrying Amount" against "Fair Value"), the most fully named; in doubt it declines.
 
+The same holds for a horizon instead of a date (`within`): "the total purchase obligations
+due within 5 years" of a contractual-obligations table whose columns are maturity buckets
+("Up to 1 year | 1 to 3 years | 3 to 5 years | More than 5 years | Total") is the sum of the
+buckets that tile the horizon from now — 1, 1-3 and 3-5 years. Buckets that end past it, or a
+gap between them, leave it unread: the horizon would be cut through a bucket.
+
 The sum is recorded as a derivation over the committed cells, so the ReverseVerifier
 re-computes it.
 """
@@ -50,7 +56,9 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     """The lines of the kind the question names due by its cut-off, added up, or None (see
     the module)."""
     by = _BY.search(question)
-    if by is None or not re.search(r"\btotal\b", question, re.I):
+    if by is None:
+        return within(question, con)
+    if not re.search(r"\btotal\b", question, re.I):
         return None
     cutoff = _when(by)
     rest = question[:by.start()] + " " + question[by.end():]
@@ -80,4 +88,79 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
     refs, d = b.sum(cells, as_of[0], f"due by {by.group(0)[4:].strip()}")
     total = d.result
     return b.done("sum", total, f"The lines {by.group(0).lower()} add up to {fmt(total)} "
+                  f"{''.join(f'[{r}]' for r in refs)}.", d, scale=tr.scale(cells[0]))
+
+
+_NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_WITHIN = re.compile(rf"\b(?:due|payable|maturing|falling\s+due)\s+(?:with)?in\s+(?:the\s+next\s+)?"
+                     rf"{_NUM}\s+years?\b", re.I)
+_INF = float("inf")
+# a maturity bucket's header, as (from, to) in years from the balance-sheet date
+_BUCKETS = (
+    (re.compile(rf"^(?:up\s+to|less\s+than|within|under|<)\s*{_NUM}\s+years?$"), "to"),
+    (re.compile(rf"^{_NUM}\s+years?\s+or\s+less$"), "to"),
+    (re.compile(rf"^(?:between\s+)?{_NUM}\s*(?:-|–|to|and)\s*{_NUM}\s+years?$"), "span"),
+    (re.compile(rf"^(?:more\s+than|after|over|beyond|>)\s*{_NUM}\s+years?$"), "from"),
+    (re.compile(rf"^{_NUM}\s+years?\s+(?:and\s+(?:over|after|beyond)|or\s+more)$"), "from"),
+)
+
+
+def _n(w: str) -> int:
+    return int(tablelines.NUMBER_WORDS.get(w.lower(), w))
+
+
+def bucket(header: str) -> tuple[float, float] | None:
+    """The span of years a maturity column covers ("1 to 3 years" -> (1, 3), "Up to 1 year"
+    -> (0, 1), "More than 5 years" -> (5, inf)), or None for any other header."""
+    h = " ".join(header.lower().replace("’", "'").split())
+    for rx, kind in _BUCKETS:
+        m = rx.match(h)
+        if m is None:
+            continue
+        if kind == "to":
+            return 0.0, float(_n(m.group(1)))
+        if kind == "span":
+            return float(_n(m.group(1))), float(_n(m.group(2)))
+        return float(_n(m.group(1))), _INF
+    return None
+
+
+def within(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+    """The amounts of the line the question names due within its horizon: the maturity
+    buckets from now to the horizon, added up (see the module)."""
+    m = _WITHIN.search(question)
+    if m is None or read.years(question):
+        return None
+    horizon = float(_n(m.group(1)))
+    q = tr.content(question[:m.start()] + " " + question[m.end():])
+    named: dict[str, list] = {}
+    for ln in tablelines.table_lines(con):
+        own = tr.content(ln.label)
+        if own and own <= q:
+            named.setdefault(ln.label, []).append(ln)
+    if not named:
+        return None
+    best = max(len(tr.content(lab)) for lab in named)
+    labels = [lab for lab in named if len(tr.content(lab)) == best]
+    if len(labels) != 1 or len(named[labels[0]]) != 1:
+        return None  # two lines named alike, or one label in two tables: not guessed at
+    ln = named[labels[0]][0]
+    spans = sorted((sp, col) for col in ln.by_col if (sp := bucket(col)) is not None)
+    picked, reach = [], 0.0
+    for (lo, hi), col in spans:
+        if hi > horizon:
+            break
+        if lo != reach:
+            return None  # a gap, or buckets that overlap: no tiling of the horizon
+        picked.append(col)
+        reach = hi
+    if reach != horizon or len(picked) < 2:
+        return None  # the horizon cuts through a bucket; one bucket is a lookup
+    cells = [ln.by_col[col] for col in picked]
+    if len({tr.scale(c) for c in cells}) != 1:
+        return None
+    b = tablelines.Builder()
+    refs, d = b.sum(cells, 0, f"due within the horizon ({', '.join(picked)})")
+    return b.done("sum", d.result, f"{ln.label} due within the horizon asked adds up the "
+                  f"buckets {tablelines.join(picked)} to {fmt(d.result)} "
                   f"{''.join(f'[{r}]' for r in refs)}.", d, scale=tr.scale(cells[0]))
