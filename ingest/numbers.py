@@ -424,6 +424,9 @@ def scale_hint(text: str | None) -> tuple[str, str]:
             # a unit names the column's last word ("lead_time_days", "Weight (kg)"), not a
             # qualifier in front of another noun ("unit_price", "hours_budget")
             and tok == tokens[-1]
+            # a count of it is a span the column covers, not its cells' unit: "1 to 3
+            # years" and "More than 5 years" head amounts due in that time
+            and not (len(tokens) > 1 and tokens[-2].isdigit())
             # an upper-case abbreviation standing alone is the column's name, not a unit
             # ("HR" in a batting table is home runs, "MIN" minutes played or a minimum)
             and not (len(tokens) == 1 and tok.isupper() and len(tok) > 1)

@@ -216,6 +216,10 @@ def test_year_is_a_number_but_flagged() -> None:
         ("Margin %", ("percent", "%")),
         ("Growth (pct)", ("percent", "%")),
         ("Lead time (days)", ("", "days")),
+        ("Remaining term (years)", ("", "years")),
+        # a maturity bucket: the span its amounts fall due in, not their unit
+        ("1 to 3 years", ("", "")),
+        ("More than 5 years", ("", "")),
         ("Weight (kg)", ("", "kg")),
         ("USD'000", ("thousand", "USD")),
         ("Revenue, NOK 000", ("thousand", "NOK")),
