@@ -356,6 +356,8 @@ def _type(
     else:
         frame["__context"] = ""
 
+    _percent_rows(frame, schema, long is not None)
+
     return TypedTable(
         name=table.name,
         source=table.source,
@@ -371,6 +373,36 @@ def _type(
         notes=tuple(notes),
         per_row_page=bool(table.row_pages),
     )
+
+
+# a row label that says its figures are percentages: "Gross margin (%)", "EBIT to sales %"
+# (a figure before the sign, "92 %" or "(3) %", is a cell that became a label, not a unit)
+_PERCENT_LABEL = re.compile(r"\(\s*(?:in\s+)?%\s*\)|[a-z]\s*%\s*$|\((?:in\s+)?per\s?cent(?:age)?s?\)\s*$",
+                            re.I)
+
+
+def _percent_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool) -> None:
+    """A row whose label says "(%)" holds percentages whatever the table's caption says: in a
+    "$ million" results table, "Gross margin (%) 22.9" is 22.9 percent, not 22.9 million (the
+    caption's scale is the amounts'). Its numeric cells take scale percent, in place."""
+    if melted:
+        labels = frame.get("__attribute")
+    else:
+        labels = frame["__entity"] if schema.entity_columns else None
+    if labels is None or not len(frame):
+        return
+    rows = labels.astype("string").fillna("").str.contains(_PERCENT_LABEL).to_numpy(bool)
+    if not rows.any():
+        return
+    for c in schema.columns:
+        if c.role is not Role.NUMERIC or f"{c.name}__scale" not in frame:
+            continue
+        has = rows & frame[f"{c.name}__num"].notna().to_numpy(bool)
+        if not has.any():
+            continue
+        frame.loc[has, f"{c.name}__scale"] = "percent"
+        frame.loc[has, f"{c.name}__unit"] = "%"
+        frame.loc[has, f"{c.name}__base"] = frame.loc[has, f"{c.name}__num"]
 
 
 def role_counts(schema: TableSchema) -> dict[str, int]:

@@ -59,6 +59,25 @@ def test_caption_scale_on_ingested_values(tmp_path) -> None:  # noqa: ANN001
     assert rows["12.5%"] == "percent"
 
 
+@pytest.mark.parametrize("melted", [True, False])
+def test_a_row_labelled_percent_is_not_in_the_captions_scale(tmp_path, melted) -> None:  # noqa: ANN001
+    """"Gross margin (%)" in a "$ million" table holds percentages: 22.9 percent, not 22.9
+    million; the amounts beside it keep the caption's scale. Both for a table of periods
+    (melted into claims by period) and for one of measures."""
+    import hyrag
+
+    cols = ["item", "2019", "2018"] if melted else ["item", "Group", "Retail"]
+    df = pd.DataFrame([["Sales", "8,657", "8,244"], ["Gross margin (%)", "22.9", "23.1"],
+                       ["EBIT to sales %", "5.5", "6.3"]], columns=cols)
+    df.attrs["title"] = "Results ($ million)"
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(df, name="results")
+        rows = dict(kb.store.con.execute(
+            "SELECT value_text, scale FROM claims WHERE kind = 'cell'").fetchall())
+    assert rows["8,657"] == "million" and rows["8,244"] == "million"
+    assert rows["22.9"] == rows["23.1"] == rows["5.5"] == "percent"
+
+
 def test_caption_added_on_reingest_is_a_new_version(tmp_path) -> None:  # noqa: ANN001
     """The caption is part of the frame's identity: adding "(in thousands)" to a frame already
     ingested re-scales its amounts instead of being reported unchanged."""
