@@ -107,12 +107,22 @@ def header(col: str) -> tuple[list[str], set[int]]:
     return toks, ys
 
 
+# a column of balances at a point of the period ("Balance at End of Period" beside "Balance at
+# Beginning of Period" and "Increase / (Decrease)"): "as of end of period" names it by the
+# point alone — every figure of such a column is a balance, so the word goes without saying
+_POINT = re.compile(r"\b(?:end|beginning|start|opening|closing)\b", re.I)
+_IMPLIED = {"balance"}
+
+
 def _col_named(col: str, cell: dict, qtok: list[str], qset: set[str], qys: set[int]) -> bool:
     toks, ys = header(col)
     ys |= set(read.years(cell.get("time_key") or ""))
     words = [w for w in toks if not w[0].isdigit()]
     if not toks:
         return False  # a period alone ("2019", "September 30, 2018"): tableqa's
+    point = {w.lower() for w in _POINT.findall(col)}
+    if point and point <= qset and set(words) - qset <= _IMPLIED:
+        words = [w for w in words if w not in _IMPLIED]  # "end of period": the closing balance
     if not set(words) <= qset or not ys <= qys:
         return False
     nums = [w for w in toks if w[0].isdigit()]
