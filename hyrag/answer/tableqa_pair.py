@@ -91,7 +91,8 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     found = [got for t, ls in tables.items()
              if (got := _reading(question, qtok, ls, corner.get(t, "")))]
     if len(found) != 1:
-        adopted = [got for ls in tables.values() if (got := _adoption(question, ls))]
+        adopted = [got for ls in tables.values() if (got := _adoption(question, ls))] or [
+            got for ls in tables.values() if (got := _around(question, ls))]
         return adopted[0] if len(adopted) == 1 else None
     return _compute(question, *found[0])
 
@@ -199,6 +200,9 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
     named = [k for k, c in cols.items() if _col_named(k, c, qtok, qset, qys)]
     hw = {k: set(header(k)[0]) for k in named}
     named = [k for k in named if not any(hw[k] < hw[o] for o in named)]
+    buckets = _buckets(list(cols), question)
+    if buckets and not named:
+        named, hw = list(buckets), buckets  # "from 2020 to 2021-2022": two bucket columns
     rows = _rows(question, table)
     by = {id(ln): label_words(ln.label) | set(map(str, read.years(ln.label))) for ln in rows}
     if not rows:
@@ -223,7 +227,8 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
         used_rows, used_cols = rows, [col]
     else:
         return None
-    if any(set(header(k)[0]) <= label_words(ln.label) for k in used_cols for ln in used_rows):
+    if any(set(header(k)[0]) <= label_words(ln.label) for k in used_cols for ln in used_rows
+           if k not in buckets):
         return None  # a column's words are all a row's: which one they name is a guess
     if not all(d for _, _, d in pairs):
         return None
@@ -242,6 +247,30 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
     if _first(qtok, order[0][2]) == _first(qtok, order[1][2]):
         return None
     return order, used_rows, used_cols
+
+
+_SPAN_HEAD = re.compile(r"^\s*((?:19|20)\d{2})\s*[-–—]\s*((?:19|20)\d{2})\s*$")
+_YEAR_HEAD = re.compile(r"^\s*((?:19|20)\d{2})\s*$")
+
+
+def _buckets(cols: list[str], question: str) -> dict[str, set[str]]:
+    """{header: its years} of the period-bucket columns the question quotes, in a table whose
+    columns are periods of unequal length ("2020" | "2021-2022" | "2023-2024", a maturity
+    schedule): the line-item reader reads a column per year, so a span column is no period
+    of its; the question names such a column by writing it ("from 2020 to 2021-2022"). Empty
+    unless the question quotes a span column."""
+    qn = re.sub(r"\s*[-–—]\s*", "-", question)
+    out: dict[str, set[str]] = {}
+    span = False
+    for k in cols:
+        m = _SPAN_HEAD.match(k) or _YEAR_HEAD.match(k)
+        if not m:
+            continue
+        ys = [g for g in m.groups() if g]
+        if re.search(rf"(?<![\d-]){'-'.join(ys)}(?![\d-])", qn):
+            out[k] = set(ys)
+            span = span or len(ys) == 2
+    return out if span else {}
 
 
 def _name(ln, col: str) -> str:  # noqa: ANN001
@@ -432,4 +461,51 @@ def _adoption(question: str, table: list):  # noqa: ANN202
     r = round((b - a) / a * 100, 2)
     d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
     sent = f"From {nw} [{oa.n}] to {nr} [{ob.n}] is a change of {fmt(r)}%."
+    return bld.done("change_ratio", r, sent, d, scale="percent")
+
+
+_BEFORE = re.compile(r"\bbefore\s+(?:the\s+)?(?P<what>[a-z]+)", re.I)
+_AFTER_WORD = re.compile(r"\bafter\s+(?:the\s+)?(?P<what>[a-z]+)", re.I)
+
+
+def _around(question: str, table: list):  # noqa: ANN202
+    """"The percentage difference of total liabilities when comparing after adjustment to
+    before adjustment" of a table laid out "<figure> | Adjustments | <figure>" (a purchase
+    price allocation's measurement-period adjustments, a restatement): the column before the
+    one the question's "before"/"after" word names is the figure before it, the column after
+    it the figure after — when the line's three cells reconcile (before + adjustment = after).
+    (after - before) / before x 100, for one named line; anything else is not read."""
+    mb, ma = _BEFORE.search(question), _AFTER_WORD.search(question)
+    if not mb or not ma or not (_PCT_DIFF.search(question) or read.CHANGE_RATIO.search(
+            question)):
+        return None
+    what = tr.stem(mb.group("what").lower())
+    if what != tr.stem(ma.group("what").lower()) or what in tablelines.GLUE:
+        return None
+    rows = _rows(question, table)
+    if len(rows) != 1:
+        return None
+    ln = rows[0]
+    pos = sorted(ln.col_pos, key=ln.col_pos.get)
+    mids = [k for k in pos if what in {tr.stem(w) for w in header(k)[0]}]
+    if len(mids) != 1 or not 0 < pos.index(mids[0]) < len(pos) - 1:
+        return None
+    i = pos.index(mids[0])
+    cb, cm, ca = (ln.by_col.get(k) for k in pos[i - 1:i + 2])
+    if cb is None or cm is None or ca is None:
+        return None
+    if any("%" in (c["value_text"] or "") for c in (cb, cm, ca)) or \
+            len({tr.scale(c) for c in (cb, cm, ca)}) != 1:
+        return None
+    b, m, a = (float(c["value_num"]) for c in (cb, cm, ca))
+    if abs(b + m - a) > 0.5 * 10 ** -2 * max(1.0, abs(a)) or b <= 0:
+        return None  # the three do not reconcile: no "before | adjustment | after" layout
+    nb, na = _name(ln, pos[i - 1]), _name(ln, pos[i + 1])
+    bld = tablelines.Builder()
+    ob = Operand(cb["claim_id"], b, nb, bld.commit(cb, f"before {what}: {nb}"))
+    oa = Operand(ca["claim_id"], a, na, bld.commit(ca, f"after {what}: {na}"))
+    bld.commit(cm, f"the {what} between them: {_name(ln, mids[0])}")
+    r = round((a - b) / b * 100, 2)
+    d = Derivation("growth", f"({fmt(a)} - {fmt(b)}) / {fmt(b)} x 100", (ob, oa), r, "%")
+    sent = f"From {nb} [{ob.n}] to {na} [{oa.n}] is a change of {fmt(r)}%."
     return bld.done("change_ratio", r, sent, d, scale="percent")

@@ -137,3 +137,59 @@ def test_a_footnote_mark_the_question_explains_picks_the_column(emissions) -> No
     # naming neither footnote: which basis of FY18?
     assert tableqa.resolve("What is the change in the Combustion of fuel (Scope 1) from FY18 "
                            "to FY19?", con) is None
+
+
+ALLOCATION = [
+    ["Goodwill", "261.3", "(7.4)", "253.9"],
+    ["Total assets", "$ 540.6", "$ 5.2", "$ 545.8"],
+    ["Other liabilities", "19.8", "1.6", "21.4"],
+    ["Total liabilities", "$ 94.9", "$ 5.2", "$ 100.1"],
+]
+ALLOCATION_COLS = ["(In millions)", "Preliminary Allocation As of August 1, 2019",
+                   "Measurement Period Adjustments", "Revised Allocation As of December 31, 2019"]
+
+
+@pytest.fixture(scope="module")
+def allocation(tmp_path_factory: pytest.TempPathFactory):
+    k = statement_kb(tmp_path_factory, ALLOCATION, None, "allocation", columns=ALLOCATION_COLS)
+    yield k
+    k.close()
+
+
+def test_before_and_after_the_adjustments_column(allocation) -> None:  # noqa: ANN001
+    con = allocation.store.con
+    r = tableqa_pair.resolve("What is the percentage difference of total liabilities when "
+                             "comparing after adjustment to before adjustment?", con)
+    assert r is not None and (r.answer, r.scale) == (5.48, "percent")
+    # "before" and "after" of different things: which columns?
+    assert tableqa_pair.resolve("What is the percentage difference of total liabilities "
+                                "after adjustment compared to before tax?", con) is None
+
+
+OBLIGATIONS = [
+    ["Operating leases (1)", "$19,437", "$4,143", "$7,111", "$3,686", "$4,497"],
+    ["Capital leases", "65", "27", "38", "—", "—"],
+    ["Total contractual obligations", "$19,902", "$4,170", "$7,299", "$3,936", "$4,497"],
+]
+OBLIGATION_COLS = ["(In thousands)", "Total", "2020", "2021-2022", "2023-2024", "Thereafter"]
+
+
+@pytest.fixture(scope="module")
+def obligations(tmp_path_factory: pytest.TempPathFactory):
+    k = statement_kb(tmp_path_factory, OBLIGATIONS, None, "obligations",
+                     columns=OBLIGATION_COLS)
+    yield k
+    k.close()
+
+
+def test_period_bucket_columns_the_question_quotes(obligations) -> None:  # noqa: ANN001
+    con = obligations.store.con
+    r = tableqa_pair.resolve("What was the increase / (decrease) in the contractual obligation "
+                             "for operating leases from 2020 to 2021-2022?", con)
+    assert r is not None and r.answer == 2968.0
+    r = tableqa_pair.resolve("What was the change in operating leases from 2021-2022 to "
+                             "2023-2024?", con)
+    assert r is not None and r.answer == -3425.0
+    # a bucket the table does not have
+    assert tableqa_pair.resolve("What was the change in operating leases from 2021-2022 to "
+                                "2022-2023?", con) is None
