@@ -186,6 +186,42 @@ def _by_order(question: str, table: list) -> list:
     return out if len({id(ln) for ln, _ in out}) == len(out) else []
 
 
+_SPAN_OF = re.compile(r"\b(\w+)[\s-]+(month|quarter|week)s?\s+period\b", re.I)
+
+
+def _span_total(question: str, table: list) -> tuple | None:
+    """(the total line, the words naming it, the lines it adds up) of "the total shares
+    purchased in the three month period" in a table of dated period lines ("January 26, 2019
+    - February 22, 2019", ...) closed by one "Total" line: the span covering every period
+    line is what the total is of, when their number is the one the question says."""
+    m = _SPAN_OF.search(question)
+    if not m:
+        return None
+    n = tablelines.NUMBER_WORDS.get(m.group(1).lower(), m.group(1))
+    body = [ln for ln in table if ln.label and not _TOTAL_LABEL.match(ln.label)]
+    totals = [ln for ln in table if ln.label and _TOTAL_LABEL.match(ln.label)]
+    if not body or len(totals) != 1 or str(len(body)) != n or \
+            totals[0].row < max(ln.row for ln in body):
+        return None
+    if not all(_DATE.search(ln.label) and read.years(ln.label) for ln in body):
+        return None
+    return totals[0], {m.group(1).lower(), m.group(2).lower(), "period"}, body
+
+
+def _sums(total, body: list, col: str) -> bool:  # noqa: ANN001
+    """Whether the total line's figure in `col` is the sum of the body lines' (to the last
+    digit shown)."""
+    parts = [ln.by_col.get(col) for ln in body]
+    if col not in total.by_col or any(c is None for c in parts):
+        return False
+    return tablelines.adds_up([_Only(c) for c in parts], _Only(total.by_col[col]))
+
+
+class _Only:  # a line of one figure, as `tablelines.adds_up` reads lines
+    def __init__(self, c: dict) -> None:
+        self.by_col = {"": c}
+
+
 def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa: ANN202
     """(the two cells with their names, in the question's order, used rows, used columns) of
     one table, or None when it holds no single reading. `corner`: the label column's header."""
@@ -205,10 +241,16 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
         named, hw = list(buckets), buckets  # "from 2020 to 2021-2022": two bucket columns
     rows = _rows(question, table)
     by = {id(ln): label_words(ln.label) | set(map(str, read.years(ln.label))) for ln in rows}
+    summed = None  # the total line the question names by the span of the dated lines
     if not rows:
         for ln, w in _by_order(question, table):
             rows.append(ln)
             by[id(ln)] = {w}
+        whole = _span_total(question, table) if len(rows) == 1 else None
+        if whole is not None:
+            summed = whole
+            rows.append(whole[0])
+            by[id(whole[0])] = whole[1]
     if len(rows) == 1 and len(named) == 2:
         ln = rows[0]
         if any(k not in ln.by_col for k in named):
@@ -221,6 +263,8 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
             return None
         if read.years(col) or any(ln.by_col[col].get("time_key") for ln in rows):
             return None  # two lines in one period ("Revenue 2024"): the line-item readers'
+        if summed is not None and not _sums(summed[0], summed[2], col):
+            return None  # the "Total" line does not add up the periods in this column
         own = [by[id(ln)] for ln in rows]
         pairs = [(_name(ln, col), ln.by_col[col], own[i] - own[1 - i])
                  for i, ln in enumerate(rows)]
@@ -246,7 +290,7 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
     order = sorted(pairs, key=lambda p: _first(qtok, p[2]))
     if _first(qtok, order[0][2]) == _first(qtok, order[1][2]):
         return None
-    return order, used_rows, used_cols
+    return order, used_rows, used_cols, summed is not None
 
 
 _SPAN_HEAD = re.compile(r"^\s*((?:19|20)\d{2})\s*[-–—]\s*((?:19|20)\d{2})\s*$")
@@ -312,11 +356,12 @@ def _scale(c: dict, cols: list[str]) -> str:
     return tr.scale(c)
 
 
-def _compute(question: str, order: list, used_rows: list, used_cols: list):  # noqa: ANN202
+def _compute(question: str, order: list, used_rows: list, used_cols: list,  # noqa: ANN202
+             summed: bool = False):
     labels = " ".join([ln.label for ln in used_rows] + list(used_cols))
     op = read.operation(question, labels, 2)
     if op in ("ratio", "percent_of"):
-        return _ratio(question, op, order, used_cols)
+        return _ratio(question, op, order, used_cols, summed)
     if op not in ("difference", "change_ratio", "sum"):
         return None
     (na, ca, wa), (nb, cb, wb) = order
@@ -377,7 +422,8 @@ def _half(text: str, words: set[str]) -> bool:
     return all(w in said or tr.stem(w) in said for w in words)
 
 
-def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN202
+def _ratio(question: str, op: str, order: list, used_cols: list,  # noqa: ANN202
+           summed: bool = False):
     """A over B, "A as a percentage of B", "the proportion of B that is A", "the ratio of A to
     B": the part is the operand the part's half of the question (`tableqa_shares.split`) names
     and the whole's half does not, and the other way round — else which is over which is a
@@ -404,7 +450,7 @@ def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN20
     if vals is None:
         return None
     a, b = vals[0], float(cw["value_num"])
-    if _TOTAL_LABEL.match(nw) or _TOTAL_LABEL.match(cw["attribute"] or ""):
+    if not summed and (_TOTAL_LABEL.match(nw) or _TOTAL_LABEL.match(cw["attribute"] or "")):
         return None  # a share of a total: `tableqa_shares`', which checks that it adds up
     bld = tablelines.Builder()
     oa = Operand(cp["claim_id"], a, np_, bld.commit(cp, f"the part: {np_}"))
