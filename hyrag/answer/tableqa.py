@@ -55,6 +55,7 @@ import re
 from dataclasses import dataclass
 
 from hyrag.answer import tableqa_layout as layout
+from hyrag.answer import tableqa_notes as notes
 from hyrag.answer import tableqa_periods as periods
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
@@ -129,6 +130,10 @@ def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:  # noqa:
 
 
 _INDEX: dict[tuple, tuple] = {}
+# a column comparing two years ("2019 over 2018", "Change 2019 vs. 2018"): its figures are
+# changes, stated in the change readers' columns — no figure of the line in either year
+_VERSUS = re.compile(r"(?:19|20)\d{2}\s*(?:over|vs\.?|versus|compared\s+(?:to|with))\s*"
+                     r"(?:19|20)\d{2}", re.I)
 
 
 def _index(con) -> tuple[dict, dict, dict, frozenset]:  # noqa: ANN001
@@ -139,6 +144,8 @@ def _index(con) -> tuple[dict, dict, dict, frozenset]:  # noqa: ANN001
     by_key: dict[str, dict[str, list[dict]]] = {}  # by the exact period: "2019Q4", a date
     attrs: dict[str, set[str]] = {}
     for c in tr.cells(con):
+        if _VERSUS.search(tr.column_header(c)):
+            continue  # "2019 over 2018": a change between two years, neither year's figure
         y = None if c.get("span_period") else tr.year_of(c)
         if y is not None:
             by_label.setdefault(tr.label(c), {}).setdefault(y, []).append(c)
@@ -162,7 +169,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     ranked = tr.rank_rows(cells, q - gwords, question) if gwords else []
     if not ranked or not tr.content(ranked[0][1]) <= q - gwords:
         gwords, ranked = set(), tr.rank_rows(cells, q, question)
-    ranked = layout.under_named_heading(ranked, cells, q)
+    ranked = notes.by_quoted_note(layout.under_named_heading(ranked, cells, q), question, q)
     if not ranked:
         return None
     best_label = ranked[0][1]
@@ -273,6 +280,10 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
 
         best = sorted(cs, key=lambda c: (*key(c), c["claim_id"]))
         tied = [c for c in best if key(c) == key(best[0])]
+        noted = notes.footnoted(tied, q, con) if len(tied) > 1 else None
+        if noted is not None:  # "FY18**" of "** UK & Ireland only", the question's words
+            explained.update(noted[1])
+            return noted[0]
         if len(tied) > 1 and len({c["value_num"] for c in tied}) > 1:
             # two columns of one year: dated ones ("January 1, 2018", "December 31, 2018") are
             # that year's opening and closing, and the year itself means its close; undated
@@ -371,7 +382,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
         for c, _ in cs:
             commit(best_label, c)  # type: ignore[arg-type]
         if op in ("years_where", "count_years"):
-            hits = _where(cs, read.threshold(question))  # type: ignore[arg-type]
+            hits = read.where(cs, read.threshold(question), tr.scale)  # type: ignore[arg-type]
             if hits is None:
                 return None
             if op == "count_years":
@@ -395,6 +406,7 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
             return None  # three line items quoted: a sum over a total ("A and B over C")?
         a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],
                                        lambda lab: tr.position(question, lab))
+        b_lab = notes.heading_total(a_lab, b_lab, cells) or b_lab  # the part's own heading's
         y = uniq_years[0] if uniq_years else tr.latest_common(by_label, a_lab, b_lab)
         if y is None:
             return None
@@ -560,28 +572,4 @@ def _quoted_ops(question: str, heads: list[str]) -> list[str]:
             if any(f" {' '.join(hw[at:at + 3])} " in qw for at in ats):
                 out.append(h)
                 break
-    return out
-
-
-def _where(cs: list[tuple[dict, int]], th: read.Threshold | None) -> list[int] | None:
-    """The years whose value meets the threshold, compared in the threshold's own scale
-    ("less than 800 million" against a table in thousands compares base values)."""
-    if th is None:
-        return None
-    mult = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
-    out = []
-    for c, y in cs:
-        sc = tr.scale(c)
-        if th.scale == "percent" or not th.scale:
-            if th.scale == "percent" and sc != "percent":
-                return None
-            v, t = float(c["value_num"]), th.value
-        else:
-            if sc == "percent":
-                return None
-            v, t = float(c["value_num"]) * mult.get(sc, 1.0), th.value * mult[th.scale]
-        ok = (v > t or (th.inclusive and v == t)) if th.above else (
-            v < t or (th.inclusive and v == t))
-        if ok:
-            out.append(y)
     return out

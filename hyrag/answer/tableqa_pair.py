@@ -91,7 +91,8 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
     found = [got for t, ls in tables.items()
              if (got := _reading(question, qtok, ls, corner.get(t, "")))]
     if len(found) != 1:
-        adopted = [got for ls in tables.values() if (got := _adoption(question, ls))]
+        adopted = [got for ls in tables.values() if (got := _adoption(question, ls))] or [
+            got for ls in tables.values() if (got := _around(question, ls))]
         return adopted[0] if len(adopted) == 1 else None
     return _compute(question, *found[0])
 
@@ -107,12 +108,22 @@ def header(col: str) -> tuple[list[str], set[int]]:
     return toks, ys
 
 
+# a column of balances at a point of the period ("Balance at End of Period" beside "Balance at
+# Beginning of Period" and "Increase / (Decrease)"): "as of end of period" names it by the
+# point alone — every figure of such a column is a balance, so the word goes without saying
+_POINT = re.compile(r"\b(?:end|beginning|start|opening|closing)\b", re.I)
+_IMPLIED = {"balance"}
+
+
 def _col_named(col: str, cell: dict, qtok: list[str], qset: set[str], qys: set[int]) -> bool:
     toks, ys = header(col)
     ys |= set(read.years(cell.get("time_key") or ""))
     words = [w for w in toks if not w[0].isdigit()]
     if not toks:
         return False  # a period alone ("2019", "September 30, 2018"): tableqa's
+    point = {w.lower() for w in _POINT.findall(col)}
+    if point and point <= qset and set(words) - qset <= _IMPLIED:
+        words = [w for w in words if w not in _IMPLIED]  # "end of period": the closing balance
     if not set(words) <= qset or not ys <= qys:
         return False
     nums = [w for w in toks if w[0].isdigit()]
@@ -175,6 +186,42 @@ def _by_order(question: str, table: list) -> list:
     return out if len({id(ln) for ln, _ in out}) == len(out) else []
 
 
+_SPAN_OF = re.compile(r"\b(\w+)[\s-]+(month|quarter|week)s?\s+period\b", re.I)
+
+
+def _span_total(question: str, table: list) -> tuple | None:
+    """(the total line, the words naming it, the lines it adds up) of "the total shares
+    purchased in the three month period" in a table of dated period lines ("January 26, 2019
+    - February 22, 2019", ...) closed by one "Total" line: the span covering every period
+    line is what the total is of, when their number is the one the question says."""
+    m = _SPAN_OF.search(question)
+    if not m:
+        return None
+    n = tablelines.NUMBER_WORDS.get(m.group(1).lower(), m.group(1))
+    body = [ln for ln in table if ln.label and not _TOTAL_LABEL.match(ln.label)]
+    totals = [ln for ln in table if ln.label and _TOTAL_LABEL.match(ln.label)]
+    if not body or len(totals) != 1 or str(len(body)) != n or \
+            totals[0].row < max(ln.row for ln in body):
+        return None
+    if not all(_DATE.search(ln.label) and read.years(ln.label) for ln in body):
+        return None
+    return totals[0], {m.group(1).lower(), m.group(2).lower(), "period"}, body
+
+
+def _sums(total, body: list, col: str) -> bool:  # noqa: ANN001
+    """Whether the total line's figure in `col` is the sum of the body lines' (to the last
+    digit shown)."""
+    parts = [ln.by_col.get(col) for ln in body]
+    if col not in total.by_col or any(c is None for c in parts):
+        return False
+    return tablelines.adds_up([_Only(c) for c in parts], _Only(total.by_col[col]))
+
+
+class _Only:  # a line of one figure, as `tablelines.adds_up` reads lines
+    def __init__(self, c: dict) -> None:
+        self.by_col = {"": c}
+
+
 def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa: ANN202
     """(the two cells with their names, in the question's order, used rows, used columns) of
     one table, or None when it holds no single reading. `corner`: the label column's header."""
@@ -189,12 +236,21 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
     named = [k for k, c in cols.items() if _col_named(k, c, qtok, qset, qys)]
     hw = {k: set(header(k)[0]) for k in named}
     named = [k for k in named if not any(hw[k] < hw[o] for o in named)]
+    buckets = _buckets(list(cols), question)
+    if buckets and not named:
+        named, hw = list(buckets), buckets  # "from 2020 to 2021-2022": two bucket columns
     rows = _rows(question, table)
     by = {id(ln): label_words(ln.label) | set(map(str, read.years(ln.label))) for ln in rows}
+    summed = None  # the total line the question names by the span of the dated lines
     if not rows:
         for ln, w in _by_order(question, table):
             rows.append(ln)
             by[id(ln)] = {w}
+        whole = _span_total(question, table) if len(rows) == 1 else None
+        if whole is not None:
+            summed = whole
+            rows.append(whole[0])
+            by[id(whole[0])] = whole[1]
     if len(rows) == 1 and len(named) == 2:
         ln = rows[0]
         if any(k not in ln.by_col for k in named):
@@ -207,13 +263,16 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
             return None
         if read.years(col) or any(ln.by_col[col].get("time_key") for ln in rows):
             return None  # two lines in one period ("Revenue 2024"): the line-item readers'
+        if summed is not None and not _sums(summed[0], summed[2], col):
+            return None  # the "Total" line does not add up the periods in this column
         own = [by[id(ln)] for ln in rows]
         pairs = [(_name(ln, col), ln.by_col[col], own[i] - own[1 - i])
                  for i, ln in enumerate(rows)]
         used_rows, used_cols = rows, [col]
     else:
         return None
-    if any(set(header(k)[0]) <= label_words(ln.label) for k in used_cols for ln in used_rows):
+    if any(set(header(k)[0]) <= label_words(ln.label) for k in used_cols for ln in used_rows
+           if k not in buckets):
         return None  # a column's words are all a row's: which one they name is a guess
     if not all(d for _, _, d in pairs):
         return None
@@ -231,7 +290,31 @@ def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa:
     order = sorted(pairs, key=lambda p: _first(qtok, p[2]))
     if _first(qtok, order[0][2]) == _first(qtok, order[1][2]):
         return None
-    return order, used_rows, used_cols
+    return order, used_rows, used_cols, summed is not None
+
+
+_SPAN_HEAD = re.compile(r"^\s*((?:19|20)\d{2})\s*[-–—]\s*((?:19|20)\d{2})\s*$")
+_YEAR_HEAD = re.compile(r"^\s*((?:19|20)\d{2})\s*$")
+
+
+def _buckets(cols: list[str], question: str) -> dict[str, set[str]]:
+    """{header: its years} of the period-bucket columns the question quotes, in a table whose
+    columns are periods of unequal length ("2020" | "2021-2022" | "2023-2024", a maturity
+    schedule): the line-item reader reads a column per year, so a span column is no period
+    of its; the question names such a column by writing it ("from 2020 to 2021-2022"). Empty
+    unless the question quotes a span column."""
+    qn = re.sub(r"\s*[-–—]\s*", "-", question)
+    out: dict[str, set[str]] = {}
+    span = False
+    for k in cols:
+        m = _SPAN_HEAD.match(k) or _YEAR_HEAD.match(k)
+        if not m:
+            continue
+        ys = [g for g in m.groups() if g]
+        if re.search(rf"(?<![\d-]){'-'.join(ys)}(?![\d-])", qn):
+            out[k] = set(ys)
+            span = span or len(ys) == 2
+    return out if span else {}
 
 
 def _name(ln, col: str) -> str:  # noqa: ANN001
@@ -273,11 +356,12 @@ def _scale(c: dict, cols: list[str]) -> str:
     return tr.scale(c)
 
 
-def _compute(question: str, order: list, used_rows: list, used_cols: list):  # noqa: ANN202
+def _compute(question: str, order: list, used_rows: list, used_cols: list,  # noqa: ANN202
+             summed: bool = False):
     labels = " ".join([ln.label for ln in used_rows] + list(used_cols))
     op = read.operation(question, labels, 2)
     if op in ("ratio", "percent_of"):
-        return _ratio(question, op, order, used_cols)
+        return _ratio(question, op, order, used_cols, summed)
     if op not in ("difference", "change_ratio", "sum"):
         return None
     (na, ca, wa), (nb, cb, wb) = order
@@ -338,7 +422,8 @@ def _half(text: str, words: set[str]) -> bool:
     return all(w in said or tr.stem(w) in said for w in words)
 
 
-def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN202
+def _ratio(question: str, op: str, order: list, used_cols: list,  # noqa: ANN202
+           summed: bool = False):
     """A over B, "A as a percentage of B", "the proportion of B that is A", "the ratio of A to
     B": the part is the operand the part's half of the question (`tableqa_shares.split`) names
     and the whole's half does not, and the other way round — else which is over which is a
@@ -365,7 +450,7 @@ def _ratio(question: str, op: str, order: list, used_cols: list):  # noqa: ANN20
     if vals is None:
         return None
     a, b = vals[0], float(cw["value_num"])
-    if _TOTAL_LABEL.match(nw) or _TOTAL_LABEL.match(cw["attribute"] or ""):
+    if not summed and (_TOTAL_LABEL.match(nw) or _TOTAL_LABEL.match(cw["attribute"] or "")):
         return None  # a share of a total: `tableqa_shares`', which checks that it adds up
     bld = tablelines.Builder()
     oa = Operand(cp["claim_id"], a, np_, bld.commit(cp, f"the part: {np_}"))
@@ -422,4 +507,51 @@ def _adoption(question: str, table: list):  # noqa: ANN202
     r = round((b - a) / a * 100, 2)
     d = Derivation("growth", f"({fmt(b)} - {fmt(a)}) / {fmt(a)} x 100", (oa, ob), r, "%")
     sent = f"From {nw} [{oa.n}] to {nr} [{ob.n}] is a change of {fmt(r)}%."
+    return bld.done("change_ratio", r, sent, d, scale="percent")
+
+
+_BEFORE = re.compile(r"\bbefore\s+(?:the\s+)?(?P<what>[a-z]+)", re.I)
+_AFTER_WORD = re.compile(r"\bafter\s+(?:the\s+)?(?P<what>[a-z]+)", re.I)
+
+
+def _around(question: str, table: list):  # noqa: ANN202
+    """"The percentage difference of total liabilities when comparing after adjustment to
+    before adjustment" of a table laid out "<figure> | Adjustments | <figure>" (a purchase
+    price allocation's measurement-period adjustments, a restatement): the column before the
+    one the question's "before"/"after" word names is the figure before it, the column after
+    it the figure after — when the line's three cells reconcile (before + adjustment = after).
+    (after - before) / before x 100, for one named line; anything else is not read."""
+    mb, ma = _BEFORE.search(question), _AFTER_WORD.search(question)
+    if not mb or not ma or not (_PCT_DIFF.search(question) or read.CHANGE_RATIO.search(
+            question)):
+        return None
+    what = tr.stem(mb.group("what").lower())
+    if what != tr.stem(ma.group("what").lower()) or what in tablelines.GLUE:
+        return None
+    rows = _rows(question, table)
+    if len(rows) != 1:
+        return None
+    ln = rows[0]
+    pos = sorted(ln.col_pos, key=ln.col_pos.get)
+    mids = [k for k in pos if what in {tr.stem(w) for w in header(k)[0]}]
+    if len(mids) != 1 or not 0 < pos.index(mids[0]) < len(pos) - 1:
+        return None
+    i = pos.index(mids[0])
+    cb, cm, ca = (ln.by_col.get(k) for k in pos[i - 1:i + 2])
+    if cb is None or cm is None or ca is None:
+        return None
+    if any("%" in (c["value_text"] or "") for c in (cb, cm, ca)) or \
+            len({tr.scale(c) for c in (cb, cm, ca)}) != 1:
+        return None
+    b, m, a = (float(c["value_num"]) for c in (cb, cm, ca))
+    if abs(b + m - a) > 0.5 * 10 ** -2 * max(1.0, abs(a)) or b <= 0:
+        return None  # the three do not reconcile: no "before | adjustment | after" layout
+    nb, na = _name(ln, pos[i - 1]), _name(ln, pos[i + 1])
+    bld = tablelines.Builder()
+    ob = Operand(cb["claim_id"], b, nb, bld.commit(cb, f"before {what}: {nb}"))
+    oa = Operand(ca["claim_id"], a, na, bld.commit(ca, f"after {what}: {na}"))
+    bld.commit(cm, f"the {what} between them: {_name(ln, mids[0])}")
+    r = round((a - b) / b * 100, 2)
+    d = Derivation("growth", f"({fmt(a)} - {fmt(b)}) / {fmt(b)} x 100", (ob, oa), r, "%")
+    sent = f"From {nb} [{ob.n}] to {na} [{oa.n}] is a change of {fmt(r)}%."
     return bld.done("change_ratio", r, sent, d, scale="percent")

@@ -18,6 +18,7 @@ question the way an analyst does, independent of any table:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _Y = r"((?:19|20)\d{2})"
@@ -85,9 +86,11 @@ def span(question: str) -> list[int] | None:
 def distance(question: str) -> bool:
     """"The difference between X in 2018 and 2019" asks how far apart the two are (a size);
     "the change", "the increase / (decrease)" or a difference "from 2018 to 2019" asks for
-    the later minus the earlier."""
+    the later minus the earlier — as does "the net difference", whose "net" keeps the sign of
+    what is left after the earlier is taken from the later."""
     return bool(re.search(r"\bdifferen(?:ce|t)\b", question, re.I)) and not re.search(
         r"\b(change|increase|decrease|grow|grew|growth|decline|declined|rise|rose|fell|fall)\b|"
+        r"\bnet\s+difference\b|"
         r"\b(?:compared (?:to|with)|versus|vs)\b|"  # "X in 2019 as compared to X in 2017"
         rf"\bfrom\s+(?:fy\s*)?{_Y}\s+to\b", question, re.I)  # "from 2018 to 2019": a direction
 
@@ -202,3 +205,29 @@ def order_pair(question: str, a: str, b: str, pos) -> tuple[str, str]:  # noqa: 
                  r"forms?|constitutes?|comes? from|came from)\b", low):
         return second, first
     return first, second
+
+
+def where(cs: list[tuple[dict, int]], th: Threshold | None,
+          scale_of: Callable[[dict], str]) -> list[int] | None:
+    """The years whose value meets the threshold, compared in the threshold's own scale
+    ("less than 800 million" against a table in thousands compares base values); `scale_of`
+    reads a cell's scale (`tableqa_rows.scale`)."""
+    if th is None:
+        return None
+    mult = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
+    out = []
+    for c, y in cs:
+        sc = scale_of(c)
+        if th.scale == "percent" or not th.scale:
+            if th.scale == "percent" and sc != "percent":
+                return None
+            v, t = float(c["value_num"]), th.value
+        else:
+            if sc == "percent":
+                return None
+            v, t = float(c["value_num"]) * mult.get(sc, 1.0), th.value * mult[th.scale]
+        ok = (v > t or (th.inclusive and v == t)) if th.above else (
+            v < t or (th.inclusive and v == t))
+        if ok:
+            out.append(y)
+    return out

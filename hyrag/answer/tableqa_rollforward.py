@@ -30,7 +30,8 @@ them. An analyst reads such a table this way, and so does this module:
 
 A movement shown in brackets ("(365,223)" vested) is a count the schedule deducts: asked for
 "the number of shares vested", readers give either its size or its signed figure, so such a
-cell is not answered from. A period the rows do not bound, two columns or rows the question
+cell is not answered from — except quoted as the table shows it ("(43)"), among the figures of
+several periods a question asks for "respectively". A period the rows do not bound, two columns or rows the question
 names equally, or words no row, column or period explains leave the question to the other
 readers (None).
 """
@@ -193,8 +194,14 @@ def _periods(question: str, t: Table, movement: bool) -> _Ask | None:
 
 
 def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
-    """A `tableqa.Resolved` answer from a roll-forward table, or None."""
+    """A `tableqa.Resolved` answer from a roll-forward table, or None; a ratio of two of its
+    cells is `tableqa_rollforward_ratio`'s."""
+    from hyrag.answer import tableqa_rollforward_ratio
     from hyrag.answer.tableqa import Resolved
+
+    ratio = tableqa_rollforward_ratio.resolve(question, con)
+    if ratio is not None:
+        return ratio
 
     q_all = tr.content(question)
     found = []
@@ -225,8 +232,10 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
         if len(rs) != 1 or rs[0] not in t.cols[col]:
             return None
         cells.append(t.cols[col][rs[0]])
-    if any(layout.bracketed(c) for c in cells):
-        return None  # a deduction in brackets: its size or its signed figure?
+    if any(layout.bracketed(c) for c in cells) and op != "each":
+        # a deduction in brackets: its size or its signed figure? Figures asked for
+        # "respectively" are read off the table and quoted as it shows them ("(43)")
+        return None
     explained = (tr.content(label) | tr.content(col) | tr.content(t.name)
                  | {tr.stem(w) for w in ask.words} | tr.OPWORDS | layout.PERIOD_WORDS)
     residue = len(q_all - explained)
@@ -260,6 +269,8 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
             return done([], c["value_text"].strip(), "")
         return done([], c["value_num"], sc)
     if op == "each":
+        if any(layout.bracketed(c) for c in cells):
+            return done([], [c["value_text"].strip() for c in cells], sc)
         return done([], [c["value_num"] for c in cells], sc)
     if op == "average":
         r = round(math.fsum(o.value for o in ops) / len(ops), 2)

@@ -323,3 +323,18 @@ def test_percentage_increase_after_adoption(adoption) -> None:  # noqa: ANN001
                          "standard?") is None
     assert ask(adoption, "What is the percentage increase in goodwill after adoption of new "
                          "standard?") is None
+
+
+def test_a_period_line_over_the_total_of_the_span(buybacks) -> None:  # noqa: ANN001
+    con = buybacks.store.con
+    r = pair.resolve("What was the total number of shares purchased in the first month as a "
+                     "percentage of total shares purchased in the three month period?", con)
+    assert r is not None and (r.answer, r.scale) == (15.53, "percent")
+    # the span the question says is not the table's: which total?
+    assert pair.resolve("What was the total number of shares purchased in the first month as "
+                        "a percentage of total shares purchased in the six month period?",
+                        con) is None
+    # the average price of the span is no sum of the months': no share of it
+    assert pair.resolve("What was the average price paid per share in the first month as a "
+                        "percentage of the average price paid per share in the three month "
+                        "period?", con) is None
