@@ -176,10 +176,11 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
         tq = tableqa_shares.resolve(question, con)
     # a line-item question the line-item reader owned but declined for want of a period
     # ("the total capital leases": no year named) may name a column without one ("Total")
-    if tq is None and not direct and (not owned or not tableqa_read.years(question)):
+    if tq is None and (not owned or not tableqa_read.years(question)):
         from hyrag.answer import tableqa_grid
 
-        tq = tableqa_grid.resolve(question, con)
+        if not direct or tableqa_grid.unasked_sum(parsed, facts):
+            tq = tableqa_grid.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
         from hyrag.answer import prose_read
 
