@@ -7,9 +7,11 @@ analyst reads "the gross carrying amount for current receivables" as the cell wh
 the question names meets the column it names. This module does only that:
 
 - the row: the line whose label the question names (`tableqa_rows.rank_rows`, the column's
-  words aside), one row of its table, ranked first alone;
+  words aside), one row of its table, ranked first alone — or, of lines ranked alike (a label
+  repeated under two section headings), the one whose heading the question names in full;
 - the column: the one whose every word, units aside ("Current $'000"), the question uses —
-  the most specific of several;
+  the most specific of several; a table's only column needs no naming when its header has
+  no words of its own ("Amount");
 - the question names no year, date or operation (a period would be a column this table does
   not have; a change or a sum is more than one cell), and no more than a couple of words the
   row and the column leave unexplained.
@@ -57,6 +59,17 @@ _CURRENCIES = {"rmb", "cny", "hkd", "jpy", "aud", "cad", "chf", "inr", "sgd", "k
 
 def _core(col: str) -> set[str]:
     return {w for w in tr.content(col) if w not in layout.PERIOD_WORDS | _CURRENCIES}
+
+
+# a header that says only that its figures are amounts ("Amount", "Value ($ in thousands)")
+_GENERIC = {"amount", "amounts", "value", "values", "in", "thousands", "millions", "billions",
+            "usd", "eur", "gbp", "dollars"} | _CURRENCIES
+
+
+def _wordless(col: str) -> bool:
+    """Whether a column header has no words a question could name it by: "Amount", "$'000"
+    — unlike "Growth %", whose word a question about the growth would use."""
+    return all(w in _GENERIC for w in re.findall(r"[a-z]+", col.lower()))
 
 
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
@@ -227,7 +240,7 @@ def _cell(question: str, q: set[str], cells: list[dict], full: bool = False) -> 
     tell apart: "the total monetary assets" is their sum, not the current ones)."""
     cols = {c["attribute"] or "" for c in cells}
     named = [c for c in cols if _core(c) and _core(c) <= q]
-    if not named and len(cols) == 1 and not _core(next(iter(cols))):
+    if not named and len(cols) == 1 and _wordless(next(iter(cols))):
         named = list(cols)  # the table's one column, with no words to name ("Amount", "$")
     if not named:
         return None
@@ -247,8 +260,8 @@ def _cell(question: str, q: set[str], cells: list[dict], full: bool = False) -> 
     if len(hit) != 1 or len({layout.row(c) for c in line}) != 1:
         return None  # the label names no cell of that column, or two rows
     residue = len(rest - tr.content(lab) - section - tr.OPWORDS)
-    if residue > tr.MAX_RESIDUE:
-        return None
+    if residue > (0 if _wordless(col) else tr.MAX_RESIDUE):
+        return None  # a column without words explains none: every word is the line's
     return hit[0], lab, col, residue
 
 

@@ -155,3 +155,10 @@ def test_an_unasked_sum_is_no_direct_answer() -> None:
     assert not grid.unasked_sum(NS(operation=None), [picked])  # a cell, not a sum
     assert not grid.unasked_sum(NS(operation=None), [summed, NS(kind="cell")])
     assert not grid.unasked_sum(NS(operation=None), [])
+
+
+def test_a_wordless_column_explains_no_other_word(carry) -> None:  # noqa: ANN001
+    # "Amount" says nothing of revenue: the line's words must be all the question says
+    assert ask(carry, "What was the revenue of domestic-state income tax net operating loss "
+                      "carryforwards?") is None
+    assert not grid._wordless("Growth %") and grid._wordless("Amount ($ in thousands)")
