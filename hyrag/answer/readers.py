@@ -45,9 +45,9 @@ those of every other answer:
    in a column) over its row's Total column or its column's total line; only where no reader
    above answered (a line-item share of one period is `tableqa`'s).
 6. `tableqa_grid` — one cell of a table without periods (the row and the column the
-   question names), when nothing above answered and the parser found no direct evidence —
-   also for a line-item question `tableqa` declined for naming no year ("the total capital
-   leases": the line's "Total" column).
+   question names), when nothing above answered and the parser found no direct evidence (or
+   only a sum of rows the question asked no sum of) — also for a line-item question `tableqa`
+   declined for naming no year ("the total capital leases": the line's "Total" column).
 7. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
 8. `prose_spans` — what a sentence says a term represents / comprises / how it is calculated
@@ -176,10 +176,11 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: 
         tq = tableqa_shares.resolve(question, con)
     # a line-item question the line-item reader owned but declined for want of a period
     # ("the total capital leases": no year named) may name a column without one ("Total")
-    if tq is None and not direct and (not owned or not tableqa_read.years(question)):
+    if tq is None and (not owned or not tableqa_read.years(question)):
         from hyrag.answer import tableqa_grid
 
-        tq = tableqa_grid.resolve(question, con)
+        if not direct or tableqa_grid.unasked_sum(parsed, facts):
+            tq = tableqa_grid.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
         from hyrag.answer import prose_read
 

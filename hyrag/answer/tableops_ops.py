@@ -478,7 +478,6 @@ def op_aggregate(r: Reading, g: Grid) -> Result | None:
     return _sum(g, rows, mcol, name)
 
 
-
 def op_lookup(r: Reading, g: Grid) -> Result | None:
     same = re.search(r"\bsame (\w+(?: \w+)?) as\b", r.text)
     if same and r.matches:
@@ -501,7 +500,7 @@ def op_lookup(r: Reading, g: Grid) -> Result | None:
         if ex is not None:
             rr = read(r.text, g, exclude=ex)
             rows = [i for i in rr.rows if i not in ex.rows] if (rr.matches or rr.conds) else []
-    if not rows or _unread_cue(r):
+    if not rows or _unread_cue(r, g):
         return None
     acol = answer_column(r, g, r.used_cols, named=True)
     if acol is None:
@@ -518,12 +517,14 @@ _CUES = (MAXWORDS | MINWORDS | frozenset(COMPARATIVES) | frozenset(
      "earliest", "latest", "final", "consecutive", "straight", "row"})) - {"top"}
 
 
-def _unread_cue(r: Reading) -> bool:
+def _unread_cue(r: Reading, g: Grid) -> bool:
     """A word asking for a ranking, an order or a comparison that the lookup would ignore:
     "which ship in Auckland had the fastest speed" is not every ship in Auckland, and "the
     award won just before X" is not X's own row. Words inside a cell value or a condition
-    ("First Division", "more than 4") do not count."""
-    return r.says(_CUES)
+    ("First Division", "more than 4") do not count, nor do those of a column header the
+    question quotes whole ("the last fiscal year of expiration": the column so named)."""
+    quoted = {w for h in g.headers if _quoted(h, r.text) for w in h.lower().split()}
+    return r.says(_CUES - quoted)
 
 
 def _duration_like(g: Grid, rows: list[int], col: int) -> bool:

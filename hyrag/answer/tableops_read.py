@@ -118,7 +118,15 @@ def select(g: Grid, matches: list[Match], conds: list[Condition],
            negated: frozenset[tuple[int, ...]] = frozenset()) -> list[int]:
     """Rows satisfying every condition and, per column, any of the values named in it — or,
     for a column a negation reaches, none of them."""
+    under = [u for m in matches if (u := _under(g, m)) is not None]
+    if under:  # a section heading named: its rows, whatever else the question names in them
+        heads = [m for m in matches if _under(g, m) is not None]
+        matches = [m for m in matches if m not in heads]
+        if not matches:
+            return []  # a heading alone picks no row of its own
     rows = set(g.body()) | {i for m in matches for i in m.rows}
+    for u in under:
+        rows &= u
     by_cols: dict[tuple[int, ...], set[int]] = {}
     prev: Match | None = None
     for m in sorted(matches, key=lambda m: m.start):
@@ -138,6 +146,29 @@ def select(g: Grid, matches: list[Match], conds: list[Condition],
     for c in conds:
         rows = {i for i in rows if c.test(cond_value(g, i, c))}
     return sorted(rows)
+
+
+def _under(g: Grid, m: Match) -> set[int] | None:
+    """The rows under the section headings a match names ("Tax credit carryforwards:" alone
+    on its row, nothing in the other cells), down to the next heading — or None when it
+    names no heading. "The domestic-state tax credit carryforwards" is the "Domestic-state"
+    row of that section (the label repeats in another), not the heading row, which holds no
+    figure: the heading narrows the rows the other named values pick."""
+    if not m.full or not m.rows or not all(_heading(g, i) for i in m.rows):
+        return None
+    out: set[int] = set()
+    for i in m.rows:
+        k = i + 1
+        while k < g.n_rows and not _heading(g, k):
+            out.add(k)
+            k += 1
+    return out or None
+
+
+def _heading(g: Grid, i: int) -> bool:
+    """Row i holds nothing but its label (the first cell): a section heading."""
+    return bool((g.text[i][0] or "").strip()) and not any(
+        (t or "").strip() for t in g.text[i][1:])
 
 
 _ORDER_WORDS = frozenset({"first", "last", "next", "previous", "top", "bottom", "final"})

@@ -7,9 +7,11 @@ analyst reads "the gross carrying amount for current receivables" as the cell wh
 the question names meets the column it names. This module does only that:
 
 - the row: the line whose label the question names (`tableqa_rows.rank_rows`, the column's
-  words aside), one row of its table, ranked first alone;
+  words aside), one row of its table, ranked first alone — or, of lines ranked alike (a label
+  repeated under two section headings), the one whose heading the question names in full;
 - the column: the one whose every word, units aside ("Current $'000"), the question uses —
-  the most specific of several;
+  the most specific of several; a table's only column needs no naming when its header has
+  no words of its own ("Amount");
 - the question names no year, date or operation (a period would be a column this table does
   not have; a change or a sum is more than one cell), and no more than a couple of words the
   row and the column leave unexplained.
@@ -59,6 +61,17 @@ def _core(col: str) -> set[str]:
     return {w for w in tr.content(col) if w not in layout.PERIOD_WORDS | _CURRENCIES}
 
 
+# a header that says only that its figures are amounts ("Amount", "Value ($ in thousands)")
+_GENERIC = {"amount", "amounts", "value", "values", "in", "thousands", "millions", "billions",
+            "usd", "eur", "gbp", "dollars"} | _CURRENCIES
+
+
+def _wordless(col: str) -> bool:
+    """Whether a column header has no words a question could name it by: "Amount", "$'000"
+    — unlike "Growth %", whose word a question about the growth would use."""
+    return all(w in _GENERIC for w in re.findall(r"[a-z]+", col.lower()))
+
+
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 
 
@@ -83,6 +96,20 @@ def _dated(question: str, cells: list[dict]) -> list[dict] | None:
     if len(keep) != 1:
         return None
     return [c for c in cells if layout.heading(c) == keep[0]]
+
+
+_SUM_SQL = re.compile(r"\s*SELECT\s+SUM\(", re.I)
+
+
+def unasked_sum(parsed, facts) -> bool:  # noqa: ANN001
+    """Whether the parser's only direct evidence is a sum of rows the question asked no sum
+    of: "the amount of domestic-state income tax net operating loss carryforwards" matched
+    the label "Domestic-state" of two rows (one per section) and added them up. An analyst
+    reads one cell there, so the grid reader may still look for it (a single row's SUM is
+    that row's cell: the same figure)."""
+    return parsed is not None and parsed.operation is None and bool(facts) and all(
+        f.kind == "sql" and _SUM_SQL.match(getattr(f, "warrant_query", "") or "")
+        for f in facts)
 
 
 def resolve(question: str, con):  # noqa: ANN001, ANN201
@@ -213,6 +240,8 @@ def _cell(question: str, q: set[str], cells: list[dict], full: bool = False) -> 
     tell apart: "the total monetary assets" is their sum, not the current ones)."""
     cols = {c["attribute"] or "" for c in cells}
     named = [c for c in cols if _core(c) and _core(c) <= q]
+    if not named and len(cols) == 1 and _wordless(next(iter(cols))):
+        named = list(cols)  # the table's one column, with no words to name ("Amount", "$")
     if not named:
         return None
     top = max(len(_core(c) - tr.OPWORDS) for c in named)
@@ -221,16 +250,42 @@ def _cell(question: str, q: set[str], cells: list[dict], full: bool = False) -> 
         return None
     col = named[0]
     rest = q - _core(col)
-    ranked = tr.rank_rows(cells, rest, question)
-    if not ranked or len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
+    got = _line(cells, rest, question)
+    if got is None:
         return None
-    lab = ranked[0][1]
+    lab, line, section = got
     if full and not tr.content(lab) <= rest:
         return None
-    hit = [c for c in cells if tr.label(c) == lab and (c["attribute"] or "") == col]
-    if len(hit) != 1 or len({layout.row(c) for c in cells if tr.label(c) == lab}) != 1:
+    hit = [c for c in line if (c["attribute"] or "") == col]
+    if len(hit) != 1 or len({layout.row(c) for c in line}) != 1:
         return None  # the label names no cell of that column, or two rows
-    residue = len(rest - tr.content(lab) - tr.OPWORDS)
-    if residue > tr.MAX_RESIDUE:
-        return None
+    residue = len(rest - tr.content(lab) - section - tr.OPWORDS)
+    if residue > (0 if _wordless(col) else tr.MAX_RESIDUE):
+        return None  # a column without words explains none: every word is the line's
     return hit[0], lab, col, residue
+
+
+def _line(cells: list[dict], rest: set[str], question: str) -> tuple | None:
+    """(label, its cells, the section words that chose it) of the one line the question
+    names: the best-ranked label (`tableqa_rows.rank_rows`), or — where several lines rank
+    alike ("Domestic-state" under "Income tax net operating loss carryforwards" and again
+    under "Tax credit carryforwards") — the one whose section heading the question also
+    names, every word of it ("the domestic-state income tax net operating loss
+    carryforwards"). None when no heading, or more than one, tells them apart."""
+    ranked = tr.rank_rows(cells, rest, question)
+    if not ranked:
+        return None
+    top = {lab for sc, lab in ranked if sc == ranked[0][0]}
+    lines: dict[tuple, list[dict]] = {}
+    for c in cells:
+        if tr.label(c) in top:
+            key = (tr.label(c), frozenset(layout.section_words(c, cells)))
+            lines.setdefault(key, []).append(c)
+    if len(lines) == 1:
+        (lab, _), line = next(iter(lines.items()))
+        return lab, line, set()
+    named = [(k, v) for k, v in lines.items() if k[1] and k[1] <= rest]
+    if len(named) != 1:
+        return None
+    (lab, words), line = named[0]
+    return lab, line, set(words)

@@ -40,7 +40,8 @@ ground leases and building leases"); a difference is the second named minus the 
 when the question says "from A to B" / "A to B"; "the difference between A and B" is A - B
 only where that is also how far apart they are (A the larger) — for a smaller A, A - B (the
 engine's reading of two named items) and the distance (the line-item reader's of two
-periods) disagree, and readers write either, so this reader leaves it; a percentage change
+periods) disagree, and readers write either, so this reader leaves it — unless B is the
+total A is part of ("between the current and the total": the rest of it, B - A); a percentage change
 needs a direction too ((B - A) / A). Two cells of different scales, a percent against an
 amount, a percentage change of percentages or over a non-positive base — and anything else
 ambiguous — are not guessed at: the reader returns None and the engine abstains. The answer commits both
@@ -395,10 +396,12 @@ def _compute(question: str, order: list, used_rows: list, used_cols: list,  # no
         if read.distance(question) and not directed:
             # "the difference between A and B": A - B, or how far apart they are — the same
             # figure unless A is the smaller, where readers differ (the engine's own reading
-            # of two named items is A - B, the line-item reader's of two periods a distance)
-            if a < b:
+            # of two named items is A - B, the line-item reader's of two periods a distance);
+            # from a part to its total ("between the current and the total") it is the rest
+            apart = tr.label(cb) if ca["attribute"] == cb["attribute"] else cb["attribute"]
+            if a < b and not _TOTAL_LABEL.match(apart or ""):
                 return None
-            new, old = oa, ob
+            new, old = (oa, ob) if a >= b else (ob, oa)
         elif directed:
             new, old = ob, oa  # "from A to B": B against A
         else:

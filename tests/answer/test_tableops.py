@@ -474,3 +474,32 @@ def test_a_quoted_column_header_is_no_first_or_last_row(tmp_path) -> None:  # no
         assert res is None or res.operation != "last"
     finally:
         kb.close()
+
+
+HEADED_CARRY = """Kind,Last Fiscal Year of Expiration,Amount
+Net operating loss carryforwards:,,
+Domestic-state,2038,"41,250"
+Foreign,2036 or indefinite,"312,400"
+Tax credit carryforwards:,,
+Domestic-federal,2030,"22,105"
+Domestic-state,2026,"2,870"
+"""
+
+
+def test_a_section_heading_narrows_the_rows(tmp_path_factory: pytest.TempPathFactory) -> None:
+    kb = _kb(tmp_path_factory.mktemp("headed"), "headed", HEADED_CARRY)
+    try:
+        # "Domestic-state" twice: the row under the heading the question names; "last" is a
+        # word of the column header the question quotes, not the last row
+        assert _resolve(kb, "What was the last fiscal year of expiration for domestic-state "
+                            "tax credit carryforwards?") == "2026"
+        assert _resolve(kb, "What was the last fiscal year of expiration for domestic-state "
+                            "net operating loss carryforwards?") == "2038"
+        # no heading named: both rows, not one of them
+        assert _resolve(kb, "What was the last fiscal year of expiration for "
+                            "domestic-state?") != "2026"
+        # a heading alone picks no row of its own
+        assert _resolve(kb, "What was the last fiscal year of expiration for tax credit "
+                            "carryforwards?") is None
+    finally:
+        kb.close()

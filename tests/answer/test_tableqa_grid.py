@@ -105,3 +105,60 @@ def test_the_nth_period_line_of_a_monthly_schedule(tmp_path_factory) -> None:  #
         assert ask(k, "What was the number of shares purchased in the fifth month?") is None
     finally:
         k.close()
+
+
+CARRY = [
+    ["Income tax net operating loss carryforwards:", "", ""],
+    ["Domestic-state", "2031", "$41,250"],
+    ["Foreign", "2035 or indefinite", "$312,400"],
+    ["Tax credit carryforwards:", "", ""],
+    ["Domestic-federal", "2030", "$22,105"],
+    ["Domestic-state", "2028", "$2,870"],
+]
+
+
+@pytest.fixture(scope="module")
+def carry(tmp_path_factory: pytest.TempPathFactory):
+    k = hyrag.open(tmp_path_factory.mktemp("carry") / "kb", settings=Settings(
+        answer_use_search=False))
+    k.ingest(pd.DataFrame(CARRY, columns=["(dollars in thousands)",
+                                          "Last Fiscal Year of Expiration", "Amount"]),
+             name="carry")
+    yield k
+    k.close()
+
+
+def test_a_repeated_line_told_apart_by_its_section(carry) -> None:  # noqa: ANN001
+    # "Domestic-state" under two headings: the one whose heading the question names, read in
+    # the table's one column of amounts (a header with no words of its own to name)
+    r = ask(carry, "What was the amount of domestic-state income tax net operating loss "
+                   "carryforwards?")
+    assert r is not None and r.answer == 41250.0
+    r = ask(carry, "What was the amount of domestic-state tax credit carryforwards?")
+    assert r is not None and r.answer == 2870.0
+    # neither heading named: which of the two lines is a guess
+    assert ask(carry, "What was the amount of domestic-state carryforwards?") is None
+    # the engine: the parser's sum of both "Domestic-state" lines is no answer to it
+    ans = AnswerEngine(carry).ask("What was the amount of domestic-state income tax net "
+                                  "operating loss carryforwards?")
+    assert ans.decision == "answer" and "41,250" in ans.text and "44,120" not in ans.text
+
+
+def test_an_unasked_sum_is_no_direct_answer() -> None:
+    from types import SimpleNamespace as NS
+
+    summed = NS(kind="sql", warrant_query='SELECT SUM("amount") AS value FROM "t" WHERE '
+                                          "\"item\" = 'Domestic-state'")
+    picked = NS(kind="sql", warrant_query='SELECT "amount" FROM "t" WHERE "item" = \'x\'')
+    assert grid.unasked_sum(NS(operation=None), [summed])
+    assert not grid.unasked_sum(NS(operation="total"), [summed])  # a sum asked for
+    assert not grid.unasked_sum(NS(operation=None), [picked])  # a cell, not a sum
+    assert not grid.unasked_sum(NS(operation=None), [summed, NS(kind="cell")])
+    assert not grid.unasked_sum(NS(operation=None), [])
+
+
+def test_a_wordless_column_explains_no_other_word(carry) -> None:  # noqa: ANN001
+    # "Amount" says nothing of revenue: the line's words must be all the question says
+    assert ask(carry, "What was the revenue of domestic-state income tax net operating loss "
+                      "carryforwards?") is None
+    assert not grid._wordless("Growth %") and grid._wordless("Amount ($ in thousands)")

@@ -110,9 +110,14 @@ def test_two_columns_of_one_row(ageing) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 4130.0
     d = r.derivations[0]
     assert d.name == "difference" and [o.value for o in d.operands] == [45330.0, 41200.0]
-    # the smaller named first: A - B (-4,130) or how far apart (4,130)? Not guessed at
-    assert ask(ageing, "What is the difference in the gross carrying amount between the "
-                       "current and the total?") is None
+    # a part and its total, the part named first: the rest of the total (4,130), not -4,130
+    r = ask(ageing, "What is the difference in the gross carrying amount between the "
+                    "current and the total?")
+    assert r is not None and r.answer == 4130.0
+    assert [o.value for o in r.derivations[0].operands] == [45330.0, 41200.0]
+    # two siblings, the smaller named first: A - B (-38,050) or how far apart? Not guessed at
+    assert ask(ageing, "What is the difference in the gross carrying amount between 0 to 30 "
+                       "days past due and current?") is None
 
 
 def test_two_rows_of_one_column(buckets) -> None:  # noqa: ANN001
@@ -184,6 +189,9 @@ def test_no_guess(ageing, buckets, prices, leases, regions) -> None:  # noqa: AN
     # a percent against an amount
     assert ask(ageing, "What is the difference between the current expected loss rate and "
                        "the current gross carrying amount?") is None
+    # two rows of the Total column, the smaller first: neither row is the other's total
+    assert ask(buckets, "What is the difference between the south and north regions in "
+                        "total?") is None
     # no column named, and the table has several
     assert ask(buckets, "What is the difference between the north and south regions?") is None
     # two lines in one period: a line-item comparison, not this reader's
