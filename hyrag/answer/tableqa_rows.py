@@ -128,7 +128,10 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
         elif not c["time_key"]:
             ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
             if not ys and (c["entity"] or "").strip() and (y := _section_year(heading(c))):
-                c["time_key"] = y  # the rows under "As at 31 December 2019": that period's
+                # the rows under "As at 31 December 2019": that period's; a quarter's column
+                # ("Second Quarter" under "Fiscal 2019") is that year's quarter
+                q = quarter(c["attribute"] or "")
+                c["time_key"] = f"{y}Q{q}" if q else y
                 sectioned.append(c)
                 continue
             if len(ys) != 1:
@@ -143,7 +146,7 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
     # period") dates it, but its columns are then periods of their own, not measures
     years: dict[str, set[str]] = {}
     for c in sectioned:
-        years.setdefault(c["table_name"], set()).add(c["time_key"])
+        years.setdefault(c["table_name"], set()).add(c["time_key"][:4])
     out += [c for c in sectioned if len(years[c["table_name"]]) > 1]
     from hyrag.answer import tableqa_layout, tableqa_totals  # rows adding up those above
 
@@ -182,9 +185,9 @@ def _read_numeric(con) -> list[dict]:  # noqa: ANN001
 
 
 _PERIOD_HEADING = re.compile(
-    r"\s*(?:(?:as\s+)?(?:at|of)\s+|(?:(?:fiscal\s+)?years?|periods?|six\s+months|twelve\s+months"
-    r"|quarters?)\s+(?:ended|ending)\s+)?(?:\d{1,2}\s+)?(?:[a-z]+\.?\s+)?(?:\d{1,2},?\s+)?"
-    r"((?:19|20)\d{2}):?\s*", re.I)
+    r"\s*(?:(?:as\s+)?(?:at|of)\s+|fiscal\s+(?:year\s+)?|fy\s*|(?:(?:fiscal\s+)?years?|periods?"
+    r"|six\s+months|twelve\s+months|quarters?)\s+(?:ended|ending)\s+)?(?:\d{1,2}\s+)?"
+    r"(?:[a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:19|20)\d{2}):?\s*", re.I)
 
 
 def _section_year(h: str) -> str:
@@ -194,10 +197,25 @@ def _section_year(h: str) -> str:
     period's figures. "" for any other heading."""
     m = _PERIOD_HEADING.fullmatch(h or "")
     if not m or (m.group(0).strip() != m.group(1) and not re.search(
-            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|at)\b",
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|at"
+            r"|fiscal)\b|^\s*fy",
             h, re.I)):
         return ""
     return m.group(1)
+
+
+_QUARTER = re.compile(r"\s*(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?"
+                      r"quarter|q([1-4]))\s*", re.I)
+_ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+def quarter(header: str) -> int:
+    """The quarter a header that is nothing but a quarter names ("Second Quarter", "Q2"), or
+    0: under a year ("Fiscal 2019" above the columns) it is that year's quarter."""
+    m = _QUARTER.fullmatch(header or "")
+    if not m:
+        return 0
+    return int(m.group(2)) if m.group(2) else _ORD[m.group(1).lower()]
 
 
 def _schedule_rows(cands: list[dict]) -> list[dict]:

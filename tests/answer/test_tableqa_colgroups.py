@@ -179,3 +179,37 @@ def test_lines_repeated_under_period_headings_are_read_per_period(tmp_path_facto
         assert _says(a, "67.5"), a.text
     finally:
         k.close()
+
+
+QUARTERS = [["Fiscal 2019", "", "", "", "", ""],
+            ["Revenues", "94,888", "96,037", "88,495", "84,380", "363,800"],
+            ["Gross margin", "40.1%", "41.5%", "41.1%", "39.7%", "40.6%"],
+            ["Fiscal 2018", "", "", "", "", ""],
+            ["Revenues", "88,081", "89,767", "93,669", "94,395", "365,912"],
+            ["Gross margin", "42.5%", "41.0%", "40.8%", "40.7%", "41.2%"]]
+QUARTERS_COLS = ("item", "First Quarter", "Second Quarter", "Third Quarter", "Fourth Quarter",
+                 "Total")
+
+
+def test_quarter_columns_under_a_fiscal_year_heading_are_its_quarters(tmp_path_factory) -> None:  # noqa: ANN001
+    # "Second Quarter" under "Fiscal 2019" is 2019's second quarter, not 2018's
+    k = statement_kb(tmp_path_factory, QUARTERS, "(in thousands)", "quarters", QUARTERS_COLS)
+    try:
+        a, _ = ask_with_table_answer(k, "What was the gross margin in the fiscal 2019 second "
+                                        "quarter?")
+        assert _says(a, "41.5%") and "41.0%" not in a.text, a.text
+        a, _ = ask_with_table_answer(k, "What was the revenue in the fiscal 2018 third "
+                                        "quarter?")
+        assert _says(a, "93,669") and "88,495" not in a.text, a.text
+    finally:
+        k.close()
+
+
+def test_period_headings_and_quarter_headers() -> None:
+    from hyrag.answer.tableqa_rows import _section_year, quarter
+
+    assert [_section_year(h) for h in ("Fiscal 2019", "FY2018", "As of December 31, 2019",
+                                       "Sales 2019", "Fiscal 2017 Restructuring Plan")] == [
+        "2019", "2018", "2019", "", ""]
+    assert [quarter(h) for h in ("Second Quarter", "Q4", "4th quarter", "Total", "Quarter")] \
+        == [2, 4, 4, 0, 0]
