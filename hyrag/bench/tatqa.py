@@ -101,9 +101,19 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
         seen[c] = seen.get(c, 0) + 1
         uniq.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
     frame = pd.DataFrame(body, columns=uniq)
-    if scale:
-        frame.attrs["title"] = f"(in {scale})"
+    title = [f"(in {scale})"] if scale else []
+    if not blocks and _one_year(caption) and not any(_one_year(c) for c in cols[1:]):
+        # a caption naming the table's one year ("Common Stock Price Range 2018" over "Low |
+        # High") is its title, as a sheet's title line is: it dates the figures of a table
+        # whose own columns and rows name no period (`tableqa_rows.title_year`)
+        title.insert(0, re.sub(r"\s*\((?:in|\$|amounts)[^)]*\)", "", caption).strip())
+    if title:
+        frame.attrs["title"] = " ".join(title)
     return frame
+
+
+def _one_year(text: str) -> bool:
+    return len(set(re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text))) == 1
 
 
 def _column_names(head: list[list[str]], width: int) -> tuple[str, str, list[str]]:
@@ -435,8 +445,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                     frame = table_frame(doc["table"]["table"])
                     cap = table_caption([p["text"] for p in doc["paragraphs"]],
                                         doc["table"]["table"])
-                    if cap and not frame.attrs.get("title"):
-                        frame.attrs["title"] = cap
+                    if cap and "(in " not in frame.attrs.get("title", ""):
+                        frame.attrs["title"] = f"{frame.attrs.get('title', '')} {cap}".strip()
                     kb.ingest(frame, name="report_table")
                 except Exception as e:  # noqa: BLE001 - a table the reader rejects: text only
                     print(f"doc {di}: table not ingested: {e}", file=sys.stderr)

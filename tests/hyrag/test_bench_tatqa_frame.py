@@ -84,3 +84,13 @@ def test_header_like_rows_that_do_not_repeat_the_header_stay() -> None:
     grid = [["", "2019", "2018"], ["Loans", "100", "90"], ["", "Current", ""],
             ["Cash", "5", "4"]]
     assert list(table_frame(grid).iloc[:, 0]) == ["Loans", "", "Cash"]
+
+
+def test_a_caption_naming_the_tables_one_year_is_its_title() -> None:
+    grid = [["", "", "Common Stock Price Range 2018"], ["", "Low", "High"],
+            ["First Quarter", "$ 5.99", "$ 8.40"]]
+    f = table_frame(grid)
+    assert list(f.columns) == ["item", "Low", "High"]
+    assert f.attrs["title"] == "Common Stock Price Range 2018"
+    grid = [["", "", "Years ended"], ["", "2019", "2018"], ["Sales", "5", "4"]]
+    assert "title" not in table_frame(grid).attrs
