@@ -253,3 +253,16 @@ def year_quarters(question: str, by_period: dict) -> list[str]:
     want = [f"{y}Q{q}" for q in range(1, 5)]
     have = [k for k in by_period if str(k).startswith(y)]
     return want if sorted(have) == want else []
+
+
+_QUARTER_HEADER = re.compile(rf"\s*(?:{_ORDW}\s+(?:fiscal\s+)?quarter|q(?P<n>[1-4]))\s*", re.I)
+
+
+def quarter(header: str) -> int:
+    """The quarter a header that is nothing but a quarter names ("Second Quarter", "Q2"), or
+    0: under a year ("Fiscal 2019" above the columns, a table titled "... 2018") it is that
+    year's quarter."""
+    m = _QUARTER_HEADER.fullmatch(header or "")
+    if not m:
+        return 0
+    return int(m.group("n")) if m.group("n") else _ORD[m.group("ord").lower()]

@@ -131,7 +131,7 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
             if not ys and (c["entity"] or "").strip() and (y := _section_year(heading(c))):
                 # the rows under "As at 31 December 2019": that period's; a quarter's column
                 # ("Second Quarter" under "Fiscal 2019") is that year's quarter
-                q = quarter(c["attribute"] or "")
+                q = periods.quarter(c["attribute"] or "")
                 c["time_key"] = f"{y}Q{q}" if q else y
                 sectioned.append(c)
                 continue
@@ -211,21 +211,6 @@ def _section_year(h: str) -> str:
     return m.group(1)
 
 
-_QUARTER = re.compile(r"\s*(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?"
-                      r"quarter|q([1-4]))\s*", re.I)
-_ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
-
-
-def quarter(header: str) -> int:
-    """The quarter a header that is nothing but a quarter names ("Second Quarter", "Q2"), or
-    0: under a year ("Fiscal 2019" above the columns, a table titled "... 2018") it is that
-    year's quarter."""
-    m = _QUARTER.fullmatch(header or "")
-    if not m:
-        return 0
-    return int(m.group(2)) if m.group(2) else _ORD[m.group(1).lower()]
-
-
 _TITLE_YEAR = re.compile(r"(?<![\d/-])((?:19|20)\d{2})(?![\d/-])")
 
 
@@ -254,11 +239,11 @@ def _titled(cands: list[dict], dated: set[str]) -> list[dict]:
         if c["table_name"] in dated:
             continue
         y = title_year(c["table_title"])
-        if q := quarter(c["entity"] or ""):
+        if q := periods.quarter(c["entity"] or ""):
             out.append({**c, "time_key": f"{y}Q{q}", "entity": c["attribute"],
                         "period_row": True})
         else:
-            q = quarter(c["attribute"] or "")
+            q = periods.quarter(c["attribute"] or "")
             out.append({**c, "time_key": f"{y}Q{q}" if q else y})
     return out
 

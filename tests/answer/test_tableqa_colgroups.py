@@ -206,7 +206,8 @@ def test_quarter_columns_under_a_fiscal_year_heading_are_its_quarters(tmp_path_f
 
 
 def test_period_headings_and_quarter_headers() -> None:
-    from hyrag.answer.tableqa_rows import _section_year, quarter
+    from hyrag.answer.tableqa_periods import quarter
+    from hyrag.answer.tableqa_rows import _section_year
 
     assert [_section_year(h) for h in ("Fiscal 2019", "FY2018", "As of December 31, 2019",
                                        "Sales 2019", "Fiscal 2017 Restructuring Plan")] == [
