@@ -135,7 +135,14 @@ def is_empty(v: Cell) -> bool:
         return True
     if isinstance(v, float) and math.isnan(v):
         return True
-    return isinstance(v, str) and v.strip() in ("", "-", "—", "N/A", "n/a", "NA", "n.a.", "null", "NULL", "None", "#N/A")
+    if not isinstance(v, str):
+        return False
+    t = v.strip()
+    # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is
+    return t in _NIL or (t[:1] in "$€£¥" and t[1:].strip() in ("-", "—", "–"))
+
+
+_NIL = frozenset(("", "-", "—", "N/A", "n/a", "NA", "n.a.", "null", "NULL", "None", "#N/A"))
 
 
 def _is_number(v: Cell, cache: dict) -> bool:

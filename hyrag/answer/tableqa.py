@@ -374,6 +374,8 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
                         residue)
 
     if op in ("argmax", "argmin", "years_where", "count_years"):
+        if op == "count_years" and re.search(r"\bquarters\b", question, re.I) and not pnamed:
+            return None  # "how many quarters": a line of years does not count them
         named = read.span(question) or uniq_years  # "from 2017 to 2019": all three years
         ys = [y for y in (named if len(named) >= 2 else years_of) if pick(best_label, y)]
         if len(ys) < 2:
@@ -401,7 +403,9 @@ def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN00
     if op in ("ratio", "percent_of"):
         if len(ranked) < 2 or len(uniq_years) > 1:
             return None
-        quoted = [tr.content(lab) for sc, lab in ranked if sc >= 2.0]
+        # two labels of the same words ("Total" and "Total ." under two period headings)
+        # are one line quoted, not two
+        quoted = list({frozenset(tr.content(lab)) for sc, lab in ranked if sc >= 2.0})
         if sum(1 for w in quoted if not any(w <= v and w != v for v in quoted)) > 2:
             return None  # three line items quoted: a sum over a total ("A and B over C")?
         a_lab, b_lab = read.order_pair(question, ranked[0][1], ranked[1][1],

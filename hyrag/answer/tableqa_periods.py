@@ -219,6 +219,9 @@ def for_line(question: str, op: str, by_period: dict) -> list[str] | None:
     ks = keys(question)
     if not ks and (fy := fiscal_spans(question, by_period)):
         return fy if op not in ("argmax", "argmin", "years_where", "count_years") else []
+    if not ks and op not in ("argmax", "argmin", "years_where") and (
+            qs := year_quarters(question, by_period)):
+        return qs
     if not ks or not accounts_for_years(question):
         return []
     missing = [k for k in ks if k not in by_period]
@@ -231,3 +234,35 @@ def for_line(question: str, op: str, by_period: dict) -> list[str] | None:
     if missing or op in ("argmax", "argmin", "years_where", "count_years"):
         return []
     return ks
+
+
+# "each quarter", "quarterly", "how many quarters": the quarters of the year named
+_EACH_QUARTER = re.compile(r"\b(?:each|every|all|the four|per)\s+(?:of\s+the\s+)?quarters?\b|"
+                           r"\bquarterly\b|\bhow many quarters\b", re.I)
+
+
+def year_quarters(question: str, by_period: dict) -> list[str]:
+    """The four quarters of the one year a question names when it asks over its quarters
+    ("the average quarterly low price in 2018", "for each quarter in 2018", "how many
+    quarters in 2018 ..."), where the line holds exactly those four quarters of it and no
+    figure of the year itself; else []."""
+    ys = set(re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", question))
+    if len(ys) != 1 or not _EACH_QUARTER.search(question):
+        return []
+    y = ys.pop()
+    want = [f"{y}Q{q}" for q in range(1, 5)]
+    have = [k for k in by_period if str(k).startswith(y)]
+    return want if sorted(have) == want else []
+
+
+_QUARTER_HEADER = re.compile(rf"\s*(?:{_ORDW}\s+(?:fiscal\s+)?quarter|q(?P<n>[1-4]))\s*", re.I)
+
+
+def quarter(header: str) -> int:
+    """The quarter a header that is nothing but a quarter names ("Second Quarter", "Q2"), or
+    0: under a year ("Fiscal 2019" above the columns, a table titled "... 2018") it is that
+    year's quarter."""
+    m = _QUARTER_HEADER.fullmatch(header or "")
+    if not m:
+        return 0
+    return int(m.group("n")) if m.group("n") else _ORD[m.group("ord").lower()]

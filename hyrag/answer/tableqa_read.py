@@ -137,7 +137,8 @@ def operation(question: str, label: str, n_labels: int) -> str | None:
     if re.search(r"\brespective(?:ly)?\b", q):
         return "each"
     th = threshold(q)
-    if th is not None and re.search(r"\bhow many (?:of the )?(?:years|periods|times)\b", q):
+    if th is not None and re.search(r"\bhow many (?:of the )?(?:years|periods|times|quarters)\b",
+                                    q):
         return "count_years"
     if th is not None and _WHICH_YEAR.search(q):
         return "years_where"

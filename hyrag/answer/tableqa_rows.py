@@ -116,6 +116,7 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
     out = []
     year_rows: list[dict] = []
     sectioned: list[dict] = []  # cells dated by the period heading of their section
+    titled: list[dict] = []  # cells dated by their table's title ("Price Range 2018")
     for c in map(dict, numeric_cells(con)):  # its own copies: periods are set below
         if not c["time_key"] and periods.span_key(c["attribute"] or ""):
             # "2018/2019": a fiscal year across two calendar years, only named as itself
@@ -128,8 +129,14 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
         elif not c["time_key"]:
             ys = set(read.years(c["attribute"] or ""))  # "2018", or "F19" / "FY 19"
             if not ys and (c["entity"] or "").strip() and (y := _section_year(heading(c))):
-                c["time_key"] = y  # the rows under "As at 31 December 2019": that period's
+                # the rows under "As at 31 December 2019": that period's; a quarter's column
+                # ("Second Quarter" under "Fiscal 2019") is that year's quarter
+                q = periods.quarter(c["attribute"] or "")
+                c["time_key"] = f"{y}Q{q}" if q else y
                 sectioned.append(c)
+                continue
+            if not ys and (y := title_year(c.get("table_title") or "")):
+                titled.append(c)  # dated by its table's title, if nothing else dates it
                 continue
             if len(ys) != 1:
                 continue
@@ -143,8 +150,9 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
     # period") dates it, but its columns are then periods of their own, not measures
     years: dict[str, set[str]] = {}
     for c in sectioned:
-        years.setdefault(c["table_name"], set()).add(c["time_key"])
+        years.setdefault(c["table_name"], set()).add(c["time_key"][:4])
     out += [c for c in sectioned if len(years[c["table_name"]]) > 1]
+    out += _titled(titled, {c["table_name"] for c in out})
     from hyrag.answer import tableqa_layout, tableqa_totals  # rows adding up those above
 
     named = tableqa_totals.names(con)
@@ -173,18 +181,20 @@ def _read_numeric(con) -> list[dict]:  # noqa: ANN001
         "AND value_num IS NOT NULL")
     names = [d[0] for d in cur.description]
     subj = subjects(con)
+    titles = subjects(con, subject=False)
     out = []
     for r in cur.fetchall():
         c = dict(zip(names, r, strict=True))
         c["table_subject"] = subj.get(c["table_name"], "")
+        c["table_title"] = titles.get(c["table_name"], "")
         out.append(c)
     return out
 
 
 _PERIOD_HEADING = re.compile(
-    r"\s*(?:(?:as\s+)?(?:at|of)\s+|(?:(?:fiscal\s+)?years?|periods?|six\s+months|twelve\s+months"
-    r"|quarters?)\s+(?:ended|ending)\s+)?(?:\d{1,2}\s+)?(?:[a-z]+\.?\s+)?(?:\d{1,2},?\s+)?"
-    r"((?:19|20)\d{2}):?\s*", re.I)
+    r"\s*(?:(?:as\s+)?(?:at|of)\s+|fiscal\s+(?:year\s+)?|fy\s*|(?:(?:fiscal\s+)?years?|periods?"
+    r"|six\s+months|twelve\s+months|quarters?)\s+(?:ended|ending)\s+)?(?:\d{1,2}\s+)?"
+    r"(?:[a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:19|20)\d{2}):?\s*", re.I)
 
 
 def _section_year(h: str) -> str:
@@ -194,10 +204,48 @@ def _section_year(h: str) -> str:
     period's figures. "" for any other heading."""
     m = _PERIOD_HEADING.fullmatch(h or "")
     if not m or (m.group(0).strip() != m.group(1) and not re.search(
-            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|at)\b",
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|at"
+            r"|fiscal)\b|^\s*fy",
             h, re.I)):
         return ""
     return m.group(1)
+
+
+_TITLE_YEAR = re.compile(r"(?<![\d/-])((?:19|20)\d{2})(?![\d/-])")
+
+
+def title_year(title: str) -> str:
+    """The one year a table's title ends with ("Common Stock Price Range 2018", "As of March
+    29, 2019 (in millions)"), or "": a year inside a name ("Fiscal 2017 Restructuring Plan")
+    names the thing, not the period of its figures, and a title naming two years, or a span
+    ("2018/19", "2017-2019"), dates no cell. Scale notes and currency marks aside."""
+    t = re.sub(r"\([^)]*\)|[$€£¥]\S*|\b(?:in\s+)?(?:thousands?|millions?|billions?)\b", " ",
+               title or "", flags=re.I).strip(" ,:")
+    ys = set(_TITLE_YEAR.findall(t))
+    if len(ys) != 1 or re.search(r"(?:19|20)\d{2}\s*[/–-]", t) or not t.endswith(next(iter(ys))):
+        return ""
+    return ys.pop()
+
+
+def _titled(cands: list[dict], dated: set[str]) -> list[dict]:
+    """The cells of tables whose one period is their title's year ("Sales 2018", "Common
+    Stock Price Range 2018" above "Low | High"): every figure of such a table is that year's,
+    as every figure under "As at 31 December 2019" is that date's — when no cell of the table
+    is dated otherwise (a column or row of its own periods says more than the title). A row
+    or column named by a quarter alone ("First Quarter") is that year's quarter; a quarter
+    row's line item is then its column ("Low"), as in a schedule whose rows are periods."""
+    out = []
+    for c in cands:
+        if c["table_name"] in dated:
+            continue
+        y = title_year(c["table_title"])
+        if q := periods.quarter(c["entity"] or ""):
+            out.append({**c, "time_key": f"{y}Q{q}", "entity": c["attribute"],
+                        "period_row": True})
+        else:
+            q = periods.quarter(c["attribute"] or "")
+            out.append({**c, "time_key": f"{y}Q{q}" if q else y})
+    return out
 
 
 def _schedule_rows(cands: list[dict]) -> list[dict]:
@@ -219,15 +267,18 @@ def _schedule_rows(cands: list[dict]) -> list[dict]:
     return out
 
 
-def subjects(con) -> dict[str, str]:  # noqa: ANN001
+def subjects(con, subject: bool = True) -> dict[str, str]:  # noqa: ANN001
     """table -> the subject ingestion took from its title ("Northwind — Income statement"):
-    every row of such a table has that entity, so it names the table, not a line item."""
+    every row of such a table has that entity, so it names the table, not a line item.
+    `subject=False`: table -> its whole title."""
     from ingest.typed import subject_from_title
 
     try:
         rows = con.cursor().execute("SELECT table_name, title FROM kb_tables").fetchall()
     except Exception:  # noqa: BLE001 - a governed view without kb_tables: no titles known
         return {}
+    if not subject:
+        return {t: title or "" for t, title in rows}
     return {t: subject_from_title(title) or "" for t, title in rows}
 
 

@@ -71,7 +71,9 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
     31," — is left out, so the period stays readable); a scale the captions name ("$ in
     millions", "$'000") becomes the frame's title "(in millions)" (`df.attrs`), which
     ingestion gives every amount, as it does a title line above a sheet's table — the column
-    names stay bare periods, so the wide table still melts into (line item, period) claims."""
+    names stay bare periods, so the wide table still melts into (line item, period) claims.
+    A header block the body repeats (one table per period, stacked) is read as such
+    (`_repeated_headers`, `_stack_blocks`): not as line items."""
     import pandas as pd
 
     width = max(len(r) for r in grid)
@@ -88,12 +90,39 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
         # first rows' section, as the same rows lower down do: body rows, not captions
         k -= 1
     head = _spread_groups(rows[:k])
+    caption, scale, cols = _column_names(head, width)
+    body = [r for r in rows[k:] if any(x.strip() for x in r)]
+    blocks = _repeated_headers(rows, k)
+    if blocks:
+        cols, body = _stack_blocks(rows, k, blocks, (caption, cols))
+    seen: dict[str, int] = {}
+    uniq = []
+    for c in cols:
+        seen[c] = seen.get(c, 0) + 1
+        uniq.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
+    frame = pd.DataFrame(body, columns=uniq)
+    title = [f"(in {scale})"] if scale else []
+    if not blocks and _one_year(caption) and not any(_one_year(c) for c in cols[1:]):
+        # a caption naming the table's one year ("Common Stock Price Range 2018" over "Low |
+        # High") is its title, as a sheet's title line is: it dates the figures of a table
+        # whose own columns and rows name no period (`tableqa_rows.title_year`)
+        title.insert(0, re.sub(r"\s*\((?:in|\$|amounts)[^)]*\)", "", caption).strip())
+    if title:
+        frame.attrs["title"] = " ".join(title)
+    return frame
+
+
+def _one_year(text: str) -> bool:
+    return len(set(re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text))) == 1
+
+
+def _column_names(head: list[list[str]], width: int) -> tuple[str, str, list[str]]:
+    """(caption, scale, column names) of a header block: each column's name joins its own
+    header cells; a caption spanning the columns is left out of the names (`table_frame`)."""
     caption = " ".join(r[0].strip() for r in head if r[0].strip())
     # a caption spans the columns: one heading alone in its row, or one scale repeated over
     # every column ("RMB'Million | RMB'Million | ..."), which says the same of each of them
-    spanning = [width > 2 and (sum(1 for c in h[1:] if c.strip()) <= 1 or (
-        len({c.strip() for c in h[1:]}) == 1 and bool(re.search(_SCALE_WORDS, h[1], re.I))))
-        for h in head]
+    spanning = _spanning(head, width)
     caption += " " + " ".join(c.strip() for h, sp in zip(head, spanning, strict=True) if sp
                               for c in h[1:] if c.strip())
     scale = next((name for name, rx in _SCALES if re.search(rx, caption, re.I)), "")
@@ -108,16 +137,84 @@ def table_frame(grid: list[list[str]]):  # noqa: ANN201 - pandas.DataFrame
         if not parts:  # only a spanning caption above: it is this column's header
             parts = [h[j].strip() for h in head if h[j].strip()]
         cols.append(" ".join(parts) or f"column {j}")
-    seen: dict[str, int] = {}
-    uniq = []
-    for c in cols:
-        seen[c] = seen.get(c, 0) + 1
-        uniq.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
-    body = [r for r in rows[k:] if any(x.strip() for x in r)]
-    frame = pd.DataFrame(body, columns=uniq)
-    if scale:
-        frame.attrs["title"] = f"(in {scale})"
-    return frame
+    return caption.strip(), scale, cols
+
+
+def _spanning(head: list[list[str]], width: int) -> list[bool]:
+    return [width > 2 and (sum(1 for c in h[1:] if c.strip()) <= 1 or (
+        len({c.strip() for c in h[1:]}) == 1 and bool(re.search(_SCALE_WORDS, h[1], re.I))))
+        for h in head]
+
+
+def _shape(row: list[str]) -> frozenset[int]:
+    return frozenset(j for j, c in enumerate(row) if j and c.strip())
+
+
+def _repeated_headers(rows: list[list[str]], k: int) -> list[int]:
+    """Where the body repeats the header block: the first rows of the second, third ...
+    stacked table. A report prints one table per period one under the other ("As of December
+    31, 2019" over "Amortized Cost | Unrealized Gains ..." and its rows, then "As of December
+    31, 2018" over the same headings and its rows); a run of body rows without a label or an
+    amount, laid out cell for cell as the header rows are (the same columns filled, row by
+    row), and followed by a row with an amount, is such a header again — not line items."""
+    if k < 2:
+        return []
+    shape = [_shape(r) for r in rows[:k]]
+    if rows[0][0].strip() or any(r[0].strip() for r in rows[:k]) or not all(shape):
+        return []
+    out = []
+    i = k
+    while i + k < len(rows):
+        run = rows[i:i + k]
+        if [_shape(r) for r in run] == shape and not any(r[0].strip() for r in run) \
+                and not any(_is_amount(c) for r in run for c in r[1:]) \
+                and any(_is_amount(c) for c in rows[i + k][1:]):
+            out.append(i)
+            i += k
+            continue
+        i += 1
+    return out
+
+
+def _stack_blocks(rows: list[list[str]], k: int, starts: list[int],
+                  first: tuple[str, list[str]]) -> tuple[list[str], list[list[str]]]:
+    """(column names, body rows) of tables stacked one per period (`_repeated_headers`).
+    When the blocks name their columns alike ("Amortized Cost | ..." under "As of December 31,
+    2019", then under "As of December 31, 2018") the columns are one table's, and what tells
+    the blocks apart is their spanning caption: it becomes a heading row above its block's
+    rows, as "As of December 31, 2018" heads them in the report (`ingest.sections` reads the
+    rows beneath in that period). When the blocks name their columns differently (dates of
+    2019 above, of 2018 below), each block's columns are columns of their own, side by side,
+    and a line item the blocks share ("High", "Low" in each) is one row across them."""
+    bounds = [0, *starts]
+    ends = [*starts, len(rows)]
+    blocks = []
+    for a, b in zip(bounds, ends, strict=True):
+        head = _spread_groups(rows[a:a + k])
+        caption, _, cols = _column_names(head, len(rows[0]))
+        body = [r for r in rows[a + k:b] if any(x.strip() for x in r)]
+        blocks.append((caption, cols, body))
+    width = len(rows[0])
+    if all(cols == first[1] for _, cols, _ in blocks):
+        captions = [c for c, _, _ in blocks]
+        headed = all(captions) and len(set(captions)) == len(captions)
+        out = []
+        for caption, _, body in blocks:
+            if headed:
+                out.append([caption] + [""] * (width - 1))
+            out += body
+        return first[1], out
+    cols = [first[1][0]] + [c for _, cs, _ in blocks for c in cs[1:]]
+    labels = [[r[0].strip() for r in body] for _, _, body in blocks]
+    if all(ls == labels[0] for ls in labels) and len(set(labels[0])) == len(labels[0]):
+        return cols, [[r[0]] + [c for _, _, body in blocks for c in body[i][1:]]
+                      for i, r in enumerate(blocks[0][2])]
+    out = []
+    for n, (_, _, body) in enumerate(blocks):
+        for r in body:
+            out.append([r[0]] + [c for m in range(len(blocks)) for c in (
+                r[1:] if m == n else [""] * (width - 1))])
+    return cols, out
 
 
 def _spread_groups(head: list[list[str]]) -> list[list[str]]:
@@ -348,8 +445,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                     frame = table_frame(doc["table"]["table"])
                     cap = table_caption([p["text"] for p in doc["paragraphs"]],
                                         doc["table"]["table"])
-                    if cap and not frame.attrs.get("title"):
-                        frame.attrs["title"] = cap
+                    if cap and "(in " not in frame.attrs.get("title", ""):
+                        frame.attrs["title"] = f"{frame.attrs.get('title', '')} {cap}".strip()
                     kb.ingest(frame, name="report_table")
                 except Exception as e:  # noqa: BLE001 - a table the reader rejects: text only
                     print(f"doc {di}: table not ingested: {e}", file=sys.stderr)

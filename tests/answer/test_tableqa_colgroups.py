@@ -179,3 +179,90 @@ def test_lines_repeated_under_period_headings_are_read_per_period(tmp_path_facto
         assert _says(a, "67.5"), a.text
     finally:
         k.close()
+
+
+QUARTERS = [["Fiscal 2019", "", "", "", "", ""],
+            ["Revenues", "94,888", "96,037", "88,495", "84,380", "363,800"],
+            ["Gross margin", "40.1%", "41.5%", "41.1%", "39.7%", "40.6%"],
+            ["Fiscal 2018", "", "", "", "", ""],
+            ["Revenues", "88,081", "89,767", "93,669", "94,395", "365,912"],
+            ["Gross margin", "42.5%", "41.0%", "40.8%", "40.7%", "41.2%"]]
+QUARTERS_COLS = ("item", "First Quarter", "Second Quarter", "Third Quarter", "Fourth Quarter",
+                 "Total")
+
+
+def test_quarter_columns_under_a_fiscal_year_heading_are_its_quarters(tmp_path_factory) -> None:  # noqa: ANN001
+    # "Second Quarter" under "Fiscal 2019" is 2019's second quarter, not 2018's
+    k = statement_kb(tmp_path_factory, QUARTERS, "(in thousands)", "quarters", QUARTERS_COLS)
+    try:
+        a, _ = ask_with_table_answer(k, "What was the gross margin in the fiscal 2019 second "
+                                        "quarter?")
+        assert _says(a, "41.5%") and "41.0%" not in a.text, a.text
+        a, _ = ask_with_table_answer(k, "What was the revenue in the fiscal 2018 third "
+                                        "quarter?")
+        assert _says(a, "93,669") and "88,495" not in a.text, a.text
+    finally:
+        k.close()
+
+
+def test_period_headings_and_quarter_headers() -> None:
+    from hyrag.answer.tableqa_periods import quarter
+    from hyrag.answer.tableqa_rows import _section_year
+
+    assert [_section_year(h) for h in ("Fiscal 2019", "FY2018", "As of December 31, 2019",
+                                       "Sales 2019", "Fiscal 2017 Restructuring Plan")] == [
+        "2019", "2018", "2019", "", ""]
+    assert [quarter(h) for h in ("Second Quarter", "Q4", "4th quarter", "Total", "Quarter")] \
+        == [2, 4, 4, 0, 0]
+
+
+HOLDINGS = [["As of December 31, 2019", "", ""], ["Foreign bonds", "129,499", "0"],
+            ["US bonds", "99,700", "0"], ["Total .", "229,199", "0"],
+            ["As of December 31, 2018", "", ""], ["Foreign bonds", "73,798", "14,234"],
+            ["US bonds", "97,223", "416"], ["Total", "171,021", "14,650"]]
+HOLDINGS_COLS = ("item", "Amortized Cost", "Unrealized Gains")
+
+
+def test_a_share_of_the_total_line_under_a_period_heading(tmp_path_factory) -> None:  # noqa: ANN001
+    # "Total ." and "Total" are one line quoted (the same words), not a third line item
+    k = statement_kb(tmp_path_factory, HOLDINGS, "(in thousands)", "holdings", HOLDINGS_COLS)
+    try:
+        a, ta = ask_with_table_answer(k, "What percentage of the total amortized cost is made "
+                                         "up of foreign bonds in 2018?")
+        assert a.decision == "answer" and ta and ta["value"] == 43.15, a.text
+    finally:
+        k.close()
+
+
+PRICES = [["First Quarter", "$ 5.99", "$ 8.40"], ["Second Quarter", "$ 4.79", "$ 6.48"],
+          ["Third Quarter", "$ 2.66", "$ 4.63"], ["Fourth Quarter", "$ 1.88", "$ 3.39"]]
+
+
+def test_a_title_year_dates_a_table_of_quarter_rows(tmp_path_factory) -> None:  # noqa: ANN001
+    # "Stock Price Range 2018" over quarter rows: the rows are 2018's quarters
+    k = statement_kb(tmp_path_factory, PRICES, "Stock Price Range 2018", "prices",
+                     ("item", "Low", "High"))
+    try:
+        a, ta = ask_with_table_answer(k, "What is the average quarterly low price in 2018?")
+        assert a.decision == "answer" and ta and ta["value"] == 3.83, a.text
+        a, ta = ask_with_table_answer(k, "In 2018, how many quarters had prices lower than "
+                                         "$2.00 during their lows?")
+        assert a.decision == "answer" and ta and ta["value"] == 1, a.text
+        a, _ = ask_with_table_answer(k, "What is the average quarterly low price in 2017?")
+        assert a.decision != "answer" or "3.83" not in a.text, a.text
+    finally:
+        k.close()
+
+
+def test_the_year_a_title_ends_with_dates_its_table() -> None:
+    from hyrag.answer.tableqa_periods import year_quarters
+    from hyrag.answer.tableqa_rows import title_year
+
+    assert [title_year(t) for t in ("Stock Price Range 2018", "As of March 29, 2019 (in "
+                                     "millions)", "Fiscal 2017 Restructuring Plan",
+                                     "Sales 2018/19", "(in millions)")] == [
+        "2018", "2019", "", "", ""]
+    quarters = {f"2018Q{q}": [] for q in range(1, 5)}
+    assert year_quarters("the average quarterly low in 2018", quarters) == list(quarters)
+    assert year_quarters("the low in 2018", quarters) == []
+    assert year_quarters("the average quarterly low in 2018", {"2018Q1": []}) == []

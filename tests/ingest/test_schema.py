@@ -143,3 +143,15 @@ def test_safe_identifiers(text, ident):
 def test_duplicate_headers_become_unique():
     assert unique_identifiers(["Revenue", "revenue", "", ""]) == [
         "revenue", "revenue_2", "column_3", "column_4"]
+
+
+def test_a_dash_under_a_currency_sign_is_a_nil_amount():
+    # "$—" in a statement is nil, as a bare "—" is: the column of amounts stays numeric
+    from ingest.schema import is_empty
+
+    assert is_empty("$—") and is_empty("$ -") and is_empty("€–")
+    assert not is_empty("$") and not is_empty("$5") and not is_empty("-5")
+    rows = [["Bonds", "$—"], ["Notes", "$14,234"], ["Bills", "416"], ["Total", "$14,650"],
+            ["Other", "$—"]]
+    s = infer_schema(_raw(["item", "unrealized_gains"], rows))
+    assert s.column("unrealized_gains").role is Role.NUMERIC
