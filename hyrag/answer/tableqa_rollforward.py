@@ -225,13 +225,10 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
         return None
     cells = []
     for a, b in ask.periods:
-        if movement:
-            rs = [r for r, i, j in t.movements if (i, j) == (a, b) and r in rows]
-        else:
-            rs = [t.balances[b][0]]
-        if len(rs) != 1 or rs[0] not in t.cols[col]:
+        r = period_row(t, rows, movement, a, b)
+        if r is None or r not in t.cols[col]:
             return None
-        cells.append(t.cols[col][rs[0]])
+        cells.append(t.cols[col][r])
     if any(layout.bracketed(c) for c in cells) and op != "each":
         # a deduction in brackets: its size or its signed figure? Figures asked for
         # "respectively" are read off the table and quoted as it shows them ("(43)")
@@ -330,3 +327,13 @@ def _read(question: str, q: set[str], t: Table) -> tuple[str, list[int], bool] |
     if names_subject:
         return col, [r for r, _ in t.balances], False
     return None
+
+
+def period_row(t: Table, rows: list[int], movement: bool, a: int, b: int) -> int | None:
+    """The row holding the period between balances `a` and `b`: the movement among `rows`
+    between them, or the balance `b` itself; None when none, or two, are."""
+    if movement:
+        rs = [r for r, i, j in t.movements if (i, j) == (a, b) and r in rows]
+    else:
+        rs = [t.balances[b][0]]
+    return rs[0] if len(rs) == 1 else None

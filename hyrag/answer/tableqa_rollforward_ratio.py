@@ -87,16 +87,12 @@ def _cell(text: str, t: rf.Table) -> tuple[str, str, dict] | None:
         - layout.PERIOD_WORDS - tr.OPWORDS
     if len(left) > tr.MAX_RESIDUE:
         return None
-    a, b = period
-    if movement:
-        rs = [r for r, i, j in t.movements if (i, j) == (a, b) and r in rows]
-    else:
-        rs = [t.balances[b][0]]
-    if len(rs) != 1 or rs[0] not in t.cols[col]:
+    r = rf.period_row(t, rows, movement, *period)
+    if r is None or r not in t.cols[col]:
         return None
     # the row's own label: a movement's period is the rows around it, no date the draft may
     # state that no cell does
-    return t.labels[rs[0]], col, t.cols[col][rs[0]]
+    return t.labels[r], col, t.cols[col][r]
 
 
 def _between(text: str, t: rf.Table) -> tuple[int, int] | None:
