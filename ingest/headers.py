@@ -28,6 +28,12 @@ Heuristics, in the order they run (each is a function below so tests can pin it)
 6. A block after blank rows that has no header (or only repeats the previous header) and fits
    in the previous table's columns continues that table: a blank line inside a table must not
    split it into a headerless fragment.
+7. Stacked periods: a header whose top row is one caption over the columns ("As of December
+   31, 2019" above "Amortized Cost | Fair Value") that the body repeats under another caption
+   ("As of December 31, 2018", then the same header rows) is one table per period, stacked.
+   Each caption heads its block's rows as a section heading (`ingest.sections`), so the
+   2018 rows are read as 2018's; it names no column (else the 2018 figures would sit in
+   columns named for 2019), and the body's caption line is no data row.
 """
 
 from __future__ import annotations
@@ -380,6 +386,14 @@ def find_tables(
                     _add_data_row(prev, full, locs[k], header_overlap, row_word)
                 continue
         notes = _Notes()
+        stacked = _stacked_captions(trimmed, found, header_overlap)
+        if stacked:
+            notes.add("header", f"{row_word} {locs[found.header_rows[0]]}: one table per period "
+                      f"stacked; its captions head their blocks' rows")
+            trimmed = [list(r) for r in trimmed]
+            for k in stacked:  # the caption in the first column, alone: a section heading
+                trimmed[k] = [_single_value(trimmed[k])[1], *([None] * (len(cols) - 1))]
+            found = _HeaderFind(found.title_rows, found.header_rows[1:], found.data_start)
         if found.header_rows:
             hdr_rows = [trimmed[k] for k in found.header_rows]
             raw_names = merge_header_rows(hdr_rows)
@@ -418,7 +432,7 @@ def find_tables(
                 end_k -= 1
             else:
                 break
-        for k in data_idx[: end_k - found.data_start]:
+        for k in sorted(set(data_idx[: end_k - found.data_start]) | set(stacked[:1])):
             _add_data_row(tb, trimmed[k], locs[k], header_overlap, row_word)
         for k in range(end_k, len(trimmed)):
             notes.add(
@@ -465,6 +479,30 @@ def _block_width(rows: Sequence[Sequence[Cell]], span: tuple[int, int]) -> int:
     start, end = span
     block = rows[start:end]
     return len(_used_columns(block, len(block[0]))) if block else 0
+
+
+def _stacked_captions(rows: Sequence[Sequence[Cell]], found: _HeaderFind,
+                      theta: float) -> list[int]:
+    """The caption rows of a table stacked one block per period (heuristic 7): the header's
+    top row, then each body row holding one text value right of the first column that the
+    header's other rows follow again (token overlap >= `theta`, row for row). [] when the
+    header has no such caption, or the body repeats it under no other caption."""
+    hdr = list(found.header_rows)
+    if len(hdr) < 2:
+        return []
+    top = _single_value(rows[hdr[0]])
+    if top is None or top[0] == 0 or cell_kind(top[1]) != "text":
+        return []
+    below = [row_tokens(rows[k]) for k in hdr[1:]]
+    out = [hdr[0]]
+    for k in range(found.data_start, len(rows) - len(below)):
+        sv = _single_value(rows[k])
+        if sv is None or sv[0] == 0 or cell_kind(sv[1]) != "text" or sv[1] == top[1]:
+            continue
+        if all(token_overlap(row_tokens(rows[k + 1 + m]), h) >= theta
+               for m, h in enumerate(below)):
+            out.append(k)
+    return out if len(out) > 1 else []
 
 
 def _max_overlap(tokens: frozenset[str], header_raw: Sequence[frozenset[str]]) -> float:

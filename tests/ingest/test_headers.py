@@ -151,6 +151,41 @@ def test_repeated_header_is_skipped_with_a_note():
     assert any(n.startswith("row 3: repeated header skipped") for n in t.notes)
 
 
+STACKED = [
+    [None, None, "As of December 31, 2019", None],
+    [None, "Amortized Cost", "Unrealized Gains", "Fair Value"],
+    ["Government bonds", "129,499", "$—", "126,066"],
+    ["Treasury bills", "99,700", "$—", "97,719"],
+    ["Total", "229,199", "$—", "223,785"],
+    [None, None, "As of December 31, 2018", None],
+    [None, "Amortized Cost", "Unrealized Gains", "Fair Value"],
+    ["Government bonds", "73,798", "14,234", "87,797"],
+    ["Treasury bills", "97,223", "416", "91,203"],
+    ["Total", "171,021", "14,650", "179,000"],
+]
+
+
+def test_tables_stacked_one_per_period_head_their_rows_with_their_captions():
+    """A report's one table per period, stacked: each period's caption heads its block's rows
+    (a section heading in the first column) and names no column, so the 2018 figures are not
+    in columns named for 2019; the repeated header rows are skipped, the caption line is no
+    data row (its text would make the "Unrealized Gains" column read as labels)."""
+    [t] = tables(STACKED)
+    assert t.header == ("column_1", "Amortized Cost", "Unrealized Gains", "Fair Value")
+    assert t.rows[0] == ("As of December 31, 2019", None, None, None)
+    assert t.rows[4] == ("As of December 31, 2018", None, None, None)
+    assert t.row_locs == (1, 3, 4, 5, 6, 8, 9, 10)
+    assert any("repeated header skipped" in n for n in t.notes)
+
+
+def test_a_caption_over_the_header_alone_still_names_the_columns():
+    """Without a second block under another caption, a caption row over the header is a group
+    label of the columns below it, as before."""
+    [t] = tables(STACKED[:5])
+    assert t.header[2] == "As of December 31, 2019 Unrealized Gains"
+    assert t.row_locs == (3, 4, 5)
+
+
 def test_row_sharing_a_few_words_with_the_header_is_kept():
     grid = [
         ["Region", "Product", "Revenue", "Notes"],

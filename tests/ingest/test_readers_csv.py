@@ -219,3 +219,32 @@ def test_100k_by_12_reads_in_seconds(tmp_path):
     elapsed = time.perf_counter() - t0
     assert len(t.rows) == 100_000 and t.row_locs[-1] == 100_001
     assert elapsed < 20  # ~1.7 s on an idle dev machine; loose for loaded CI
+
+
+def test_a_csv_of_tables_stacked_per_period_answers_for_each_period(tmp_path) -> None:  # noqa: ANN001
+    """The CSV of a report's one-table-per-period layout ("As of December 31, 2019" over its
+    block, then "As of December 31, 2018" over the same columns): each block's rows are read in
+    its period — each claim keeps its block's caption as its section, which the readers date
+    — so a 2018 share uses the 2018 block's figures, and a line's two periods are a change,
+    not two sources disagreeing."""
+    import csv
+
+    import hyrag
+    from tests.ingest.test_headers import STACKED
+
+    path = tmp_path / "investments.csv"
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerows([[c or "" for c in r] for r in STACKED])
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(path)
+        sections = dict(kb.store.con.execute(
+            "SELECT value_text, json_extract_string(locator, '$.section') FROM claims "
+            "WHERE kind = 'cell' AND attribute = 'Amortized Cost'").fetchall())
+        assert sections["73,798"] == "As of December 31, 2018"
+        assert sections["129,499"] == "As of December 31, 2019"
+        a = kb.ask("What percentage of the total amortized cost is made up of government "
+                   "bonds in 2018?")
+        b = kb.ask("What is the change in the fair value of government bonds from 2018 to "
+                   "2019?")
+    assert a.decision == "answer" and "43.15" in a.text, a.text
+    assert b.decision == "answer" and "38,269" in b.text, b.text
