@@ -248,3 +248,21 @@ def test_a_csv_of_tables_stacked_per_period_answers_for_each_period(tmp_path) ->
                    "2019?")
     assert a.decision == "answer" and "43.15" in a.text, a.text
     assert b.decision == "answer" and "38,269" in b.text, b.text
+
+
+def test_a_csv_titled_with_one_year_dates_its_quarter_rows(tmp_path) -> None:  # noqa: ANN001
+    """A title line naming the table's one year ("Common Stock Price Range 2018") above quarter
+    rows: each row is that year's quarter, so "the average quarterly low in 2018" is the mean
+    of the four, and a question about 2019 finds nothing to answer with."""
+    import hyrag
+
+    path = tmp_path / "prices.csv"
+    path.write_text("Common Stock Price Range 2018\n,Low,High\nFirst Quarter,$ 5.99,$ 8.40\n"
+                    "Second Quarter,$ 4.79,$ 6.48\nThird Quarter,$ 2.66,$ 4.63\n"
+                    "Fourth Quarter,$ 1.88,$ 3.39\n")
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(path)
+        a = kb.ask("What is the average quarterly low price in 2018?")
+        b = kb.ask("What is the average quarterly low price in 2019?")
+    assert a.decision == "answer" and "3.83" in a.text, a.text
+    assert b.decision != "answer" or "3.83" not in b.text, b.text
