@@ -27,9 +27,10 @@ Conventions (each a choice that avoids guessing):
 - Dates, months and quarters ("2024-03-01", "03/2024", "2024Q1") are not numbers; a bare year
   ("2024") is, and `ParsedNumber.is_year` flags it.
 - A footnote reference after an amount in a cell ("$130,000 (1)", "6,320,000 (a)", "1,234*")
-  is not part of it: the cell is the amount. Only after a figure that is unmistakably an
-  amount (thousands grouped, or a currency) — "2019 (1)" is a footnoted year heading and "12
-  (3)" could be two figures, so those are not read.
+  is not part of it: the cell is the amount. Only a one-character mark, and only after a
+  figure that is unmistakably an amount (thousands grouped, or a currency) — "2019 (1)" is a
+  footnoted year heading, and "12 (3)" or "1,234 (12)" could be two figures (an amount and
+  its change, merged by a PDF extraction), so those are not read.
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ def decimals_shown(text: object) -> int:
 
 # an amount (thousands grouped, or after a currency sign) followed by a footnote reference
 _FOOTNOTED = re.compile(r"(\(?[$€£¥]?\s?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(?[$€£¥]\s?\(?\d+"
-                        r"(?:\.\d+)?\)?)\s*(?:\((?:\d{1,2}|[a-z])\)|\*{1,3})", re.I)
+                        r"(?:\.\d+)?\)?)\s*(?:\((?:\d|[a-z])\)|\*{1,3})", re.I)
 
 
 def parse_number(text: object) -> ParsedNumber | None:

@@ -33,9 +33,16 @@ _TOTAL = re.compile(r"^\s*total\b", re.I)
 _LETTER = re.compile(r"[^\W\d_]{2,}")
 
 
+def _blank(v: Cell) -> bool:
+    """Nothing in the cell: a nil mark ("—", "$—") is a figure of nothing, which a line item
+    shows ("Preferred stock | $— | $—") and a heading does not."""
+    return v is None or (isinstance(v, str) and not v.strip()) or (
+        isinstance(v, float) and math.isnan(v))
+
+
 def _heading(row: Sequence[Cell]) -> str | None:
     """The row's label when the row is a heading: a worded first cell and nothing else."""
-    if len(row) < 2 or not isinstance(row[0], str) or any(not is_empty(v) for v in row[1:]):
+    if len(row) < 2 or not isinstance(row[0], str) or any(not _blank(v) for v in row[1:]):
         return None
     text = " ".join(row[0].split())
     if not _LETTER.search(text) or re.fullmatch(r"\(.*\)", text):

@@ -95,7 +95,9 @@ _EXPLAIN = re.compile(
 _ASKS_IDENTIFIER = re.compile(
     r"^\s*what\s+(?:is|was|are|were)\s+(?:the\s+|another\s+|its\s+|their\s+)?(?:(?:ticker|"
     r"trading|stock|legal|full|new|former)\s+)?(?:symbols?|tickers?|names?|company|companies)"
-    r"(?![’'\w])", re.I)
+    # what follows says who or what is named, not whose figure: "the company acquired in
+    # 2019", "the name of the auditor" — never "the company total revenue"
+    r"\s*(?:\?|$|(?:of|for|that|which|who|whose|acquired|listed|used|called|known)\b)", re.I)
 
 # "which locomotive ...", "who ...", "what team ...": the answer is a row's name
 _ASKS_NAME = re.compile(r"^\s*(?:(?:in|of|for|at|from)\s+)?(?:which|who|whom|whose)\b", re.I)

@@ -92,9 +92,14 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
 
 
 _NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-_WITHIN = re.compile(rf"\b(?:due|payable|maturing|falling\s+due)\s+(?:with)?in\s+(?:the\s+next\s+)?"
+# "due within 5 years", "payable in the next three years" ("due in 3 years" may mean the
+# third year's bucket alone: not read)
+_WITHIN = re.compile(rf"\b(?:due|payable|maturing|falling\s+due)\s+(?:within|in\s+the\s+next)\s+"
                      rf"{_NUM}\s+years?\b", re.I)
 _INF = float("inf")
+_OTHER_OP = re.compile(r"%|\b(?:percent\w*|proportion|share|ratio|average|mean|change|"
+                       r"increase|decrease|difference|growth)\b", re.I)
+_STRUCTURE = {"company", "what", "how", "much", "amount", "obligation", "contractual"}
 # a maturity bucket's header, as (from, to) in years from the balance-sheet date
 _BUCKETS = (
     (re.compile(rf"^(?:up\s+to|less\s+than|within|under|<)\s*{_NUM}\s+years?$"), "to"),
@@ -132,7 +137,8 @@ def within(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolv
     if m is None or read.years(question):
         return None
     horizon = float(_n(m.group(1)))
-    q = tr.content(question[:m.start()] + " " + question[m.end():])
+    rest = question[:m.start()] + " " + question[m.end():]
+    q = tr.content(rest)
     named: dict[str, list] = {}
     for ln in tablelines.table_lines(con):
         own = tr.content(ln.label)
@@ -144,7 +150,13 @@ def within(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolv
     labels = [lab for lab in named if len(tr.content(lab)) == best]
     if len(labels) != 1 or len(named[labels[0]]) != 1:
         return None  # two lines named alike, or one label in two tables: not guessed at
+    if any(not tr.content(lab) - tr.OPWORDS <= tr.content(labels[0]) for lab in named):
+        return None  # another line named in full too ("A and B due within 3 years")
     ln = named[labels[0]][0]
+    if _OTHER_OP.search(rest):
+        return None  # a percentage, change or average of the sum: another question
+    if q - tr.content(ln.label) - tr.OPWORDS - _STRUCTURE:
+        return None  # a word the line does not explain ("the interest on ..."): not its amount
     spans = sorted((sp, col) for col in ln.by_col if (sp := bucket(col)) is not None)
     picked, reach = [], 0.0
     for (lo, hi), col in spans:

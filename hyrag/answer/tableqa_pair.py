@@ -62,6 +62,7 @@ from hyrag.answer.tableqa_scale import per_unit
 from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS, split
 from hyrag.answer.tableqa_shares import _words as label_words
 from hyrag.answer.tools import Derivation, Operand, fmt
+from ingest.numbers import decimals_shown
 
 _DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
                    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?", re.I)
@@ -547,7 +548,9 @@ def _around(question: str, table: list):  # noqa: ANN202
             len({tr.scale(c) for c in (cb, cm, ca)}) != 1:
         return None
     b, m, a = (float(c["value_num"]) for c in (cb, cm, ca))
-    if abs(b + m - a) > 0.5 * 10 ** -2 * max(1.0, abs(a)) or b <= 0:
+    # rounded figures may miss by one unit of the last digit shown (`tablelines.adds_up`)
+    unit = 10.0 ** -max(decimals_shown(c["value_text"]) for c in (cb, cm, ca))
+    if abs(b + m - a) > unit * 1.000001 or b <= 0:
         return None  # the three do not reconcile: no "before | adjustment | after" layout
     nb, na = _name(ln, pos[i - 1]), _name(ln, pos[i + 1])
     bld = tablelines.Builder()

@@ -145,7 +145,7 @@ class _Ask:
     words: set[str]  # the question's words the periods explain
 
 
-def _periods(question: str, t: Table, movement: bool) -> _Ask | None:
+def asked_periods(question: str, t: Table, movement: bool) -> _Ask | None:
     """The periods the question names, as pairs of balance indices: a movement's period is
     (opening, closing); a balance is (-1, its index)."""
     dates = {d.isoformat(): i for i, (_, d) in enumerate(t.balances)}
@@ -206,7 +206,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
     q_all = tr.content(question)
     found = []
     for t in tables(con):
-        got = _read(question, q_all, t)
+        got = read_line(question, q_all, t)
         if got is not None:
             found.append((t, *got))
     if len(found) != 1:
@@ -216,7 +216,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
     op = read.operation(question, f"{label} {col}", 1)  # their words are no operation
     if op not in ("lookup", "each", "difference", "change_ratio", "average", "sum"):
         return None
-    ask = _periods(question, t, movement)
+    ask = asked_periods(question, t, movement)
     if ask is None or not ask.periods:
         return None
     if op == "lookup" and len(ask.periods) > 1:
@@ -296,7 +296,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
                             f"{fmt(old.value)} x 100", (old, new), r, "%")], r, "percent")
 
 
-def _read(question: str, q: set[str], t: Table) -> tuple[str, list[int], bool] | None:
+def read_line(question: str, q: set[str], t: Table) -> tuple[str, list[int], bool] | None:
     """(column, candidate rows, whether a movement is asked) of a question about table `t`,
     or None when it names none of its lines, or two equally."""
     # the column: every word named (the most specific), else the only column

@@ -72,14 +72,14 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a `TableResolved` or 
 def _cell(text: str, t: rf.Table) -> tuple[str, str, dict] | None:
     """(the cell's name, its column, the cell) one half of the question names, or None."""
     q = tr.content(text)
-    got = rf._read(text, q, t) or rf._read(text, q | {"number"}, t)  # noqa: SLF001
+    got = rf.read_line(text, q, t) or rf.read_line(text, q | {"number"}, t)
     if got is None:
         return None
     col, rows, movement = got
     period = _between(text, t) if movement else None
     said: set[str] = set()
     if period is None:
-        ask = rf._periods(text, t, movement)  # noqa: SLF001
+        ask = rf.asked_periods(text, t, movement)
         if ask is None or len(ask.periods) != 1:
             return None
         period, said = ask.periods[0], {tr.stem(w) for w in ask.words}

@@ -33,8 +33,10 @@ from hyrag.answer import tablelines as tl
 from hyrag.answer import tableqa_read as read
 from hyrag.answer import tableqa_rows as tr
 from hyrag.answer import tablespans_items
+from hyrag.answer.catalog import per_view
 from hyrag.answer.tablelines import Line
 from hyrag.answer.tablespans_headings import heading_rows, sole_lines
+from ingest.textclaims import NEGATED_PREFIX
 
 _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:financial|fiscal|"
                        r"calendar|reporting)\s+)?"
@@ -233,34 +235,48 @@ def _periods(question: str, lines: list[Line], con=None):  # noqa: ANN001, ANN20
 # represents a disaggregation of revenue ..."
 _INTRODUCES = re.compile(r":\s*$|\b(?:the\s+following|as\s+follows|following\s+table|table\s+"
                          r"below)\b", re.I)
-_HEADING = re.compile(r"^\[([^\]]+)\]")  # a section heading text ingestion keeps: "[Current Liabilities]"
+# the subject text ingestion carries onto a sentence from the heading above it, in brackets
+# before the sentence ("[Current Liabilities] Amounts due to ..."), with its period if any
+_CARRIED = re.compile(r"^\[([^\]]+)\]\s*")
 
 
 def _introduced(question: str, con) -> bool:  # noqa: ANN001
     """Whether the question's subject ("In which years was the current liabilities recorded
     for?") is what the report's text introduces the table with: a sentence that announces it
-    ("Current liabilities consisted of the following:") or the heading of the section the
-    table's text sits in ("Current Liabilities"). Every word the question names, bar its
-    structure words, must be that sentence's or heading's — the table is then the subject's,
-    and its years are the years the subject was recorded for. A subject the text only
-    mentions in passing names no table."""
+    ("Current liabilities consisted of the following:"), or the subject a heading gives the
+    sentences beneath it ("Current Liabilities", carried onto them by text ingestion). Every
+    word the question names, bar its structure words, must be that sentence's or subject's —
+    the table is then the subject's, and its years are the years the subject was recorded
+    for. A sentence that only mentions the subject, announcing nothing, names no table."""
     subject = _content(question) - tr.OPWORDS
     if not subject or con is None:
         return False
+    return any(subject <= words for words in per_view(_INTROS, con, _introductions))
+
+
+_INTROS: dict[tuple, list[set[str]]] = {}
+
+
+def _introductions(con) -> list[set[str]]:  # noqa: ANN001
+    """The words of every subject a sentence of the view announces a table with, or that a
+    heading carries onto sentences (see `_introduced`), read once per view."""
     try:
         texts = [t for (t,) in con.cursor().execute(
             "SELECT DISTINCT text FROM claims WHERE NOT superseded AND kind IN ('text', "
             "'sentence') AND text IS NOT NULL").fetchall()]
     except Exception:  # noqa: BLE001 - a view without text claims introduces nothing
-        return False
+        return []
+    out = []
     for t in texts:
-        head = _HEADING.match(t)
-        if head and head.group(1).lower() != "negated" and subject <= tr.content(head.group(1)):
-            return True
-        body = _HEADING.sub("", t).strip()
-        if _INTRODUCES.search(body) and subject <= tr.content(body):
-            return True
-    return False
+        t = t.removeprefix(NEGATED_PREFIX)
+        carried = _CARRIED.match(t)
+        if carried:
+            # the carried subject, less the period it may end with ("Revenue, 2019")
+            out.append(tr.content(carried.group(1).split(",")[0]))
+        body = _CARRIED.sub("", t).strip()
+        if _INTRODUCES.search(body):
+            out.append(tr.content(body))
+    return [ws for ws in out if ws]
 
 
 def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN202

@@ -96,3 +96,14 @@ def test_bucket_headers() -> None:
     assert tableqa_due.bucket("Between 3 and 5 years") == (3, 5)
     assert tableqa_due.bucket("After 5 years") == (5, float("inf"))
     assert tableqa_due.bucket("2021") is None
+
+
+@pytest.mark.parametrize("q", [
+    "What percentage of purchase obligations are due within 3 years?",  # a share of the sum
+    "What is the interest on purchase obligations due within 5 years?",  # not the amount
+    "How much of the operating lease obligations and purchase obligations are due within 3 "
+    "years?",  # two lines: not one of them
+    "What are the purchase obligations due in 3 years?",  # may mean the third year alone
+])
+def test_a_horizon_question_about_something_else_is_not_read(obligations, q) -> None:  # noqa: ANN001
+    assert _ask(obligations, q) is None

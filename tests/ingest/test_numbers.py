@@ -116,7 +116,7 @@ def test_a_footnote_reference_after_an_amount_is_not_part_of_it() -> None:
     assert p is not None and (p.value, p.unit, p.text) == (130000.0, "USD", "$130,000")
     assert parse_number("6,320,000 (a)").value == 6320000.0
     assert parse_number("(1,234)*").value == -1234.0
-    for text in ("2019 (1)", "12 (3)", "1,234 (123)", "see (1)"):
+    for text in ("2019 (1)", "12 (3)", "1,234 (12)", "1,234 (123)", "see (1)"):
         assert parse_number(text) is None, text
 
 

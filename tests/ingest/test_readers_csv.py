@@ -265,4 +265,4 @@ def test_a_csv_titled_with_one_year_dates_its_quarter_rows(tmp_path) -> None:  #
         a = kb.ask("What is the average quarterly low price in 2018?")
         b = kb.ask("What is the average quarterly low price in 2019?")
     assert a.decision == "answer" and "3.83" in a.text, a.text
-    assert b.decision != "answer" or "3.83" not in b.text, b.text
+    assert b.decision != "answer", b.text
