@@ -52,6 +52,14 @@ def test_captions_and_headings_without_figures_head_nothing() -> None:
     assert row_sections(_raw(rows)) == (None, None, None, None, "Current assets:")
 
 
+def test_a_nil_line_item_heads_no_section() -> None:
+    """"Preferred stock | $— | $—" is a line whose figures are nil, not a heading: the lines
+    below it are no part of it."""
+    rows = [["Preferred stock", "$—", "—"], ["Common stock", "10", "10"],
+            ["Retained earnings", "90", "80"], ["Total equity", "100", "90"]]
+    assert row_sections(_raw(rows)) == (None, None, None, None)
+
+
 def test_a_list_of_names_is_not_sectioned() -> None:
     rows = [["North", "", ""], ["South", "", ""], ["East", "1", ""]]
     assert row_sections(_raw(rows)) == (None, None, None)
