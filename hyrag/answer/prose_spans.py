@@ -119,9 +119,10 @@ def clause(sentence: str, term: str, verb: str) -> str | None:
 _SENTENCES: dict[tuple, list[dict]] = {}
 
 
-def _sentences(con) -> list[dict]:  # noqa: ANN001
-    """One text claim per prose sentence (the first of a sentence's claims), in store order;
-    cached per database generation and reader view."""
+def sentences(con) -> list[dict]:  # noqa: ANN001
+    """One text claim per prose sentence (the first of a sentence's claims), in store order,
+    its `text` as stored and its `sentence` without the negation and carried-subject marks;
+    cached per database generation and reader view — the prose every reader scans."""
     def build(c) -> list[dict]:  # noqa: ANN001
         cur = c.cursor().execute(
             "SELECT claim_id, text, locator, coalesce(file, '') AS file, conf_base, value_base "
@@ -145,7 +146,7 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
         return None
     term, verb = asked
     found: dict[str, dict] = {}
-    for row in _sentences(con):
+    for row in sentences(con):
         span = clause(row["sentence"], term, verb)
         if span is not None:
             found.setdefault(span, row)

@@ -98,10 +98,10 @@ def _read_footnotes(con) -> dict[str, frozenset]:  # noqa: ANN001
     """mark -> the content words of the first clause of the one footnote the prose opens with
     that mark ("**" -> {uk, ireland, only}); a mark opening two different footnotes is left
     out."""
-    from hyrag.answer.prose_spans import _sentences
+    from hyrag.answer.prose_spans import sentences
 
     seen: dict[str, set[frozenset]] = {}
-    for row in _sentences(con):
+    for row in sentences(con):
         for m in _FOOTNOTE.finditer(row["sentence"]):
             ws = frozenset(tr.content(_CLAUSE.split(m.group(2).strip(), maxsplit=1)[0]))
             if ws:

@@ -259,23 +259,18 @@ _INTROS: dict[tuple, list[set[str]]] = {}
 
 def _introductions(con) -> list[set[str]]:  # noqa: ANN001
     """The words of every subject a sentence of the view announces a table with, or that a
-    heading carries onto sentences (see `_introduced`), read once per view."""
-    try:
-        texts = [t for (t,) in con.cursor().execute(
-            "SELECT DISTINCT text FROM claims WHERE NOT superseded AND kind IN ('text', "
-            "'sentence') AND text IS NOT NULL").fetchall()]
-    except Exception:  # noqa: BLE001 - a view without text claims introduces nothing
-        return []
+    heading carries onto sentences (see `_introduced`), read once per view from the prose
+    sentences the prose readers scan (`prose_spans.sentences`)."""
+    from hyrag.answer.prose_spans import sentences
+
     out = []
-    for t in texts:
-        t = t.removeprefix(NEGATED_PREFIX)
-        carried = _CARRIED.match(t)
+    for row in sentences(con):
+        carried = _CARRIED.match((row["text"] or "").removeprefix(NEGATED_PREFIX))
         if carried:
             # the carried subject, less the period it may end with ("Revenue, 2019")
             out.append(tr.content(carried.group(1).split(",")[0]))
-        body = _CARRIED.sub("", t).strip()
-        if _INTRODUCES.search(body):
-            out.append(tr.content(body))
+        if _INTRODUCES.search(row["sentence"].strip()):
+            out.append(tr.content(row["sentence"]))
     return [ws for ws in out if ws]
 
 
