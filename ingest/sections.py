@@ -40,7 +40,7 @@ def _blank(v: Cell) -> bool:
         isinstance(v, float) and math.isnan(v))
 
 
-def _heading(row: Sequence[Cell]) -> str | None:
+def heading_label(row: Sequence[Cell]) -> str | None:
     """The row's label when the row is a heading: a worded first cell and nothing else."""
     if len(row) < 2 or not isinstance(row[0], str) or any(not _blank(v) for v in row[1:]):
         return None
@@ -90,7 +90,7 @@ def row_sections(table: RawTable) -> tuple[str | None, ...]:
     headings are not stacked: the nearest heading above is the row's section."""
     rows = table.rows
     out: list[str | None] = [None] * len(rows)
-    heads = [_heading(r) for r in rows]
+    heads = [heading_label(r) for r in rows]
     if sum(h is not None for h in heads) * 2 > len(rows):
         return tuple(out)  # more headings than rows: a list of names, not a statement
     current: str | None = None

@@ -166,9 +166,11 @@ def _under(g: Grid, m: Match) -> set[int] | None:
 
 
 def _heading(g: Grid, i: int) -> bool:
-    """Row i holds nothing but its label (the first cell): a section heading."""
-    return bool((g.text[i][0] or "").strip()) and not any(
-        (t or "").strip() for t in g.text[i][1:])
+    """Row i is a section heading, by ingestion's one rule (`ingest.sections.heading_label`):
+    a worded label and nothing else — no figure, no nil mark."""
+    from ingest.sections import heading_label
+
+    return heading_label(g.text[i]) is not None
 
 
 _ORDER_WORDS = frozenset({"first", "last", "next", "previous", "top", "bottom", "final"})
