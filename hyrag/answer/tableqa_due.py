@@ -99,7 +99,6 @@ _WITHIN = re.compile(rf"\b(?:due|payable|maturing|falling\s+due)\s+(?:within|in\
 _INF = float("inf")
 _OTHER_OP = re.compile(r"%|\b(?:percent\w*|proportion|share|ratio|average|mean|change|"
                        r"increase|decrease|difference|growth)\b", re.I)
-_STRUCTURE = {"company", "what", "how", "much", "amount", "obligation", "contractual"}
 # a maturity bucket's header, as (from, to) in years from the balance-sheet date
 _BUCKETS = (
     (re.compile(rf"^(?:up\s+to|less\s+than|within|under|<)\s*{_NUM}\s+years?$"), "to"),
@@ -155,7 +154,7 @@ def within(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolv
     ln = named[labels[0]][0]
     if _OTHER_OP.search(rest):
         return None  # a percentage, change or average of the sum: another question
-    if q - tr.content(ln.label) - tr.OPWORDS - _STRUCTURE:
+    if q - tr.content(ln.label) - tr.OPWORDS:
         return None  # a word the line does not explain ("the interest on ..."): not its amount
     spans = sorted((sp, col) for col in ln.by_col if (sp := bucket(col)) is not None)
     picked, reach = [], 0.0
