@@ -113,3 +113,20 @@ def scale_from_prose(cells: Iterable[float], texts: Iterable[str]) -> str | None
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]
+
+
+def prose_scale(paragraphs: Iterable[str], cells: Iterable[float]) -> tuple[str, str]:
+    """(scale, how it was found) that a report's prose gives its table: the one scale its
+    paragraphs declare ("Other assets consist of the following (in thousands):"); paragraphs
+    declaring different scales leave the table without one (which one is the table's is not
+    knowable). With no declaration, the scale under which the prose quotes the table's own
+    cells (`scale_from_prose`). ("", "") when the prose says nothing."""
+    texts = [str(p) for p in paragraphs]
+    found = {scale_declaration(p)[0] for p in texts} - {""}
+    if len(found) == 1:
+        return found.pop(), "declared in the prose"
+    if found:
+        return "", ""
+    inferred = scale_from_prose(cells, texts)
+    return (inferred, "inferred from the prose, which quotes this table's amounts at that "
+            "scale") if inferred else ("", "")

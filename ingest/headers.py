@@ -55,6 +55,7 @@ from ingest.cells import (  # noqa: F401  (cell_text, make_unique_names, safe_id
     safe_identifier,
     token_overlap,
 )
+from ingest.layout import column_paths, header_extent
 from ingest.types import Cell
 
 HEADER_OVERLAP = 0.70  # seed 003 4.1: skip repeated header rows with >= 0.70 token overlap
@@ -357,6 +358,10 @@ def find_tables(
                     )
                 continue
         found = find_header(trimmed)
+        lead = next((k for k, t in enumerate(found.title_rows) if t != k), len(found.title_rows))
+        extent = header_extent(trimmed, lead) if len(cols) >= 2 else None
+        if extent is not None:  # a report table: the rows above its first figures (layout 1)
+            found = _HeaderFind(found.title_rows[:lead], tuple(range(*extent)), extent[1])
         title_rows = [trimmed[k] for k in found.title_rows]
         title = _title_text([*pending_title, *title_rows])
         pending_title = []
@@ -394,9 +399,16 @@ def find_tables(
             for k in stacked:  # the caption in the first column, alone: a section heading
                 trimmed[k] = [_single_value(trimmed[k])[1], *([None] * (len(cols) - 1))]
             found = _HeaderFind(found.title_rows, found.header_rows[1:], found.data_start)
+        layout = None
         if found.header_rows:
             hdr_rows = [trimmed[k] for k in found.header_rows]
-            raw_names = merge_header_rows(hdr_rows)
+            if extent is not None:
+                layout = column_paths(hdr_rows)
+                raw_names = list(layout.names)
+                title = " ".join(t for t in (title, layout.caption_year(),
+                                             layout.scale_title()) if t) or None
+            else:
+                raw_names = merge_header_rows(hdr_rows)
             header = make_unique_names(raw_names)
             header_raw = [row_tokens(r) for r in hdr_rows]
             merged = frozenset(TOKEN_RE.findall(" ".join(raw_names).lower()))

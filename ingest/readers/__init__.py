@@ -21,7 +21,11 @@ from ingest.types import RawTable
 DELIMITED = (".csv", ".tsv", ".txt")
 WORKBOOKS = (".xlsx", ".xlsm")
 
-__all__ = ["read_csv", "read_dataframe", "read_path", "read_xlsx"]
+__all__ = ["read_csv", "read_dataframe", "read_path", "read_xlsx", "with_companion_prose"]
+# The prose of a table file: a text file beside it with the same stem ("report.csv" and
+# "report.txt"), as a report exported to a sheet and its notes. It is read only for what it says
+# about the table (its scale); it is ingested as text in its own right.
+COMPANION_PROSE = (".txt", ".md")
 
 
 def read_path(
@@ -35,9 +39,11 @@ def read_path(
     p = Path(path)
     ext = p.suffix.lower()
     if ext in DELIMITED:
-        return read_csv(path, header_overlap=header_overlap, require_delimiter=ext == ".txt")
+        return with_companion_prose(p, read_csv(path, header_overlap=header_overlap,
+                                                require_delimiter=ext == ".txt"))
     if ext in WORKBOOKS:
-        return read_xlsx(path, header_overlap=header_overlap, sheet=sheet)
+        return with_companion_prose(p, read_xlsx(path, header_overlap=header_overlap,
+                                                 sheet=sheet))
     if ext == ".pdf":
         if importlib.util.find_spec("ingest.pdf") is None:
             raise UnsupportedFormatError("PDF tables are not supported yet", source=str(path))
@@ -54,3 +60,40 @@ def read_path(
         ".csv .tsv .txt .xlsx .xlsm .pdf" + hint,
         source=str(path),
     )
+
+
+def with_companion_prose(path: Path, tables: list[RawTable]) -> list[RawTable]:
+    """The tables of `path`, each whose title states no scale given the one the companion prose
+    declares or implies (`captions.prose_scale`), with a note saying where it came from — the
+    caption a report puts above its table ("(in thousands)") is often in its text, not in the
+    sheet. Without a companion file the tables are returned as read."""
+    from dataclasses import replace
+
+    from ingest.captions import caption_scale, prose_scale
+
+    prose = next((c for c in (path.with_suffix(s) for s in COMPANION_PROSE)
+                  if c != path and c.is_file()), None)
+    if prose is None or not tables:
+        return tables
+    from ingest.errors import IngestError
+    from ingest.numbers import parse_number
+    from ingest.text import read_text_file
+
+    try:
+        paragraphs = [p.text for p in read_text_file(prose)]
+    except IngestError:  # an unreadable or empty companion says nothing about the table
+        return tables
+    out = []
+    for t in tables:
+        if caption_scale(t.title):
+            out.append(t)
+            continue
+        cells = [n.value for r in t.rows for c in r[1:] if isinstance(c, str) and "%" not in c
+                 and (n := parse_number(c)) is not None and n.value is not None]
+        scale, how = prose_scale(paragraphs, cells)
+        if not scale:
+            out.append(t)
+            continue
+        out.append(replace(t, title=f"{t.title} (in {scale}s)" if t.title else f"(in {scale}s)",
+                           notes=(*t.notes, f"scale {scale} {how} ({prose.name})")))
+    return out

@@ -178,11 +178,13 @@ def test_tables_stacked_one_per_period_head_their_rows_with_their_captions():
     assert any("repeated header skipped" in n for n in t.notes)
 
 
-def test_a_caption_over_the_header_alone_still_names_the_columns():
-    """Without a second block under another caption, a caption row over the header is a group
-    label of the columns below it, as before."""
+def test_a_caption_spanning_the_header_is_said_of_every_column():
+    """Without a second block under another caption, a caption alone over the header says the
+    same of every column (ingest.layout rule 3): it is the table's title, which dates its
+    figures, not a part of the one column name it happens to sit above."""
     [t] = tables(STACKED[:5])
-    assert t.header[2] == "As of December 31, 2019 Unrealized Gains"
+    assert t.header[1:] == ("Amortized Cost", "Unrealized Gains", "Fair Value")
+    assert t.title == "As of December 31, 2019"
     assert t.row_locs == (3, 4, 5)
 
 

@@ -1,0 +1,168 @@
+"""The header block of a report table: where it ends, its levels per column, its captions.
+
+A report prints a table's header as several rows: a caption spanning the columns ("Years Ended
+September 30,"), group headings over runs of columns ("Domestic | | International | "), the
+periods ("2019 | 2018"), and a units row ("(in millions)", "$'000", "RMB'Million"). A person
+reads each column's name as its own path through those rows — "International, September 30,
+2018" — and reads the spanning captions and units as said of every column, not as part of one
+column's name. Gluing every header row into one string per column, or dropping the rows that are
+not the last, loses what the analyst sees; this module keeps each level.
+
+The rules, each a function below:
+
+1. Extent (`header_extent`): the header is the leading rows of the block with no amount right of
+   the first column; the body starts at the first row that has one. Label-only rows right above
+   it ("Current:", "Revenue:") head the first rows' section, as the same rows do lower down:
+   they are body rows, unless they are the only header there is. A block with no amount at all
+   is not a report table (`None`: the generic header finder decides).
+2. Group headings (`spread_groups`): a row naming two or more groups that tile the amount
+   columns in equal widths writes each group once, in its first column, as a merged cell shows
+   it; the columns after it, up to the next group, are that group's too.
+3. Spanning rows (`spanning`): a row with one heading only over several amount columns, or one
+   scale repeated over every column, says the same of every column: it is a caption of the
+   table, not a level of one column's name.
+4. Levels (`column_paths`): per column, the non-spanning header cells top to bottom; a column
+   with only a spanning caption above it is named by the caption.
+5. Scale (`caption_scale`): a scale the captions, the corner cells or a units row name ("$ in
+   millions", "U.S. $ in thousands", "€m" repeated over the columns) is the table's, and every
+   amount carries it (`scale_title`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ingest.cells import cell_kind, cell_text
+from ingest.types import Cell
+
+MAX_HEADER_ROWS = 8  # a report header deeper than this is more likely body rows without figures
+# A display of one amount with its restatement in brackets ("1.51% ( 1.51 % )"): an amount.
+_DOUBLE_DISPLAY = re.compile(r"^[$\u20ac\u00a3\u00a5(\-\u2212\s]*\d[\d,.]*\s*%?\s*\)?\s*\(.*\)$")
+# Scales a caption names, most specific first. Words, currency-suffixed forms ("$m", "€bn",
+# "USD m") and the accountant's "$'000" / "000s".
+SCALE_PATTERNS = (
+    ("billion", re.compile(r"billion|[$\u20ac\u00a3]\s?bn\b|\bbn\b", re.I)),
+    ("thousand", re.compile(r"thousand|[$\u20ac\u00a3]\s?[\u2019']?000|\b000s?\b|\$k\b|"
+                            r"[\u2019']000\b", re.I)),
+    ("million", re.compile(r"million|[$\u20ac\u00a3]\s?m\b|\b(?:usd|eur|gbp|rmb|hk\$)\s?[\u2019']?m\b"
+                           r"|\bmn\b|\bmm\b", re.I)),
+)
+
+
+def is_amount(v: Cell) -> bool:
+    """A figure a body row shows: a number that is not a bare year (a header's period)."""
+    kind = cell_kind(v)
+    if kind == "number":  # a year printed letter-spaced ("2 0 1 8") is still a year
+        return cell_kind(cell_text(v).replace(" ", "")) != "year"
+    return kind == "text" and bool(_DOUBLE_DISPLAY.match(cell_text(v)))
+
+
+def _labels_only(row: Sequence[Cell]) -> bool:
+    return bool(cell_text(row[0])) and not any(cell_text(c) for c in row[1:])
+
+
+def _names_scale(text: str) -> bool:
+    return any(rx.search(text) for _, rx in SCALE_PATTERNS)
+
+
+def header_extent(rows: Sequence[Sequence[Cell]], start: int = 0) -> tuple[int, int] | None:
+    """(first header row, first body row) of a report table block (rule 1), or None when no
+    row right of the first column holds an amount within reach, or the first already does."""
+    k = next((i for i in range(start, min(len(rows), start + MAX_HEADER_ROWS + 1))
+              if any(is_amount(c) for c in rows[i][1:])), None)
+    if k is None or k == start:
+        return None
+    while k - 1 > start and _labels_only(rows[k - 1]) \
+            and not re.search(r"^\(.*\)$", cell_text(rows[k - 1][0])) \
+            and not _names_scale(cell_text(rows[k - 1][0])) \
+            and any(cell_text(c) for r in rows[start:k - 1] for c in r[1:]):
+        k -= 1
+    return start, k
+
+
+def spread_groups(head: Sequence[Sequence[Cell]]) -> list[list[str]]:
+    """The header rows as text, each group heading spread over the columns it stands over
+    (rule 2). Only a row whose groups tile the amount columns from the first one in equal
+    widths (the same sub-columns under each group) is spread: a heading centred over its
+    columns or groups of uneven widths do not show which columns are whose."""
+    out = [[cell_text(c) for c in h] for h in head]
+    width = len(out[0]) if out else 0
+    for h in out[:-1]:
+        at = [j for j in range(1, width) if h[j]]
+        spans = {b - a for a, b in zip(at, [*at[1:], width], strict=False)}
+        if len(at) < 2 or at[0] != 1 or len(spans) != 1 or spans.pop() < 2:
+            continue
+        for j in range(1, width):
+            if not h[j]:
+                h[j] = h[j - 1]
+    return out
+
+
+def spanning(head: Sequence[Sequence[str]], width: int) -> list[bool]:
+    """Per header row: does it say the same of every column (rule 3)?"""
+    return [width > 2 and (sum(1 for c in h[1:] if c) <= 1 or (
+        len({c for c in h[1:]}) == 1 and _names_scale(h[1]))) for h in head]
+
+
+@dataclass(frozen=True)
+class HeaderLayout:
+    """What a report table's header says: the captions said of every column, the scale they
+    name, and each column's path of header levels (top to bottom)."""
+
+    caption: str
+    scale: str  # "" | "thousand" | "million" | "billion"
+    paths: tuple[tuple[str, ...], ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each column's name: its levels joined, a repeat of the level above dropped."""
+        out = []
+        for p in self.paths:
+            parts: list[str] = []
+            for t in p:
+                if not parts or parts[-1].lower() != t.lower():
+                    parts.append(t)
+            out.append(" ".join(parts))
+        return tuple(out)
+
+    def scale_title(self) -> str:
+        """The title a scale gives the table ("(in millions)"), which ingestion carries to every
+        amount as it does a title line above a sheet's table; '' when none is named."""
+        return f"(in {self.scale}s)" if self.scale else ""
+
+    def caption_year(self) -> str | None:
+        """The one year a caption names ("Common Stock Price Range 2018"), which dates a table
+        whose own columns name no period; None when none or several are named."""
+        years = set(re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", self.caption))
+        if len(years) != 1 or any(re.search(r"(?<!\d)(?:19|20)\d{2}(?!\d)", n)
+                                  for n in self.names[1:]):
+            return None
+        return re.sub(r"\s*\((?:in|\$|amounts)[^)]*\)", "", self.caption).strip() or None
+
+
+def caption_scale(text: str) -> str:
+    """The scale a caption names, '' when none (rule 5)."""
+    return next((name for name, rx in SCALE_PATTERNS if rx.search(text)), "")
+
+
+def column_paths(head: Sequence[Sequence[Cell]]) -> HeaderLayout:
+    """The layout of header rows (rules 2-5): captions, scale and each column's levels."""
+    rows = spread_groups(head)
+    width = len(rows[0]) if rows else 0
+    span = spanning(rows, width)
+    caption = " ".join(r[0] for r in rows if r[0])
+    caption = " ".join([caption, *(c for r, sp in zip(rows, span, strict=True) if sp
+                                   for c in r[1:] if c)]).strip()
+    paths: list[tuple[str, ...]] = []
+    for j in range(width):
+        if j == 0:
+            paths.append(tuple(r[0] for r in rows if r[0]))
+            continue
+        parts = tuple(r[j] for r, sp in zip(rows, span, strict=True) if r[j] and not sp)
+        if not parts:  # only a spanning caption above: it is this column's header
+            parts = tuple(r[j] for r in rows if r[j])
+        paths.append(parts)
+    scale = caption_scale(caption)
+    return HeaderLayout(caption=caption, scale=scale, paths=tuple(paths))
