@@ -10,8 +10,8 @@ import pytest
 
 import hyrag
 from hyrag.answer import guards
-from hyrag.bench.tatqa import table_frame
 from hyrag.settings import Settings
+from tests.grids import ingest_grid
 
 SETTINGS = Settings(answer_use_search=False)
 
@@ -56,7 +56,7 @@ MORTALITY = [["", "2019", "", "2018", ""], ["", "Men", "Women", "Men", "Women"],
 
 
 def test_a_change_is_not_answered_by_the_lookup_a_retry_asks(kb) -> None:  # noqa: ANN001
-    kb.ingest(table_frame(MORTALITY), name="mortality")
+    ingest_grid(kb, MORTALITY, "mortality")
     for q in ("What was the change in the average life expectancy for a male member aged 65 "
               "in 2019 from 2018?",
               "What was the percentage change in the average life expectancy for a male member "
@@ -99,7 +99,7 @@ def test_growth_is_of_one_line_item(kb) -> None:  # noqa: ANN001
             ["Foodservice", "934.2", "1,054.8", "(11)%"],
             ["Pinnacle Foods", "1,727.6", "—", "100%"],
             ["Total", "$9,538.4", "$7,938.3", "20%"]]
-    kb.ingest(table_frame(grid), name="segments")
+    ingest_grid(kb, grid, "segments")
     a = kb.ask("What is the percentage change in total net sales of International and "
                "Foodservice from fiscal year 2018 to 2019?")
     # not "from International's 2018 to Foodservice's 2019" (10.75%)
@@ -112,7 +112,7 @@ def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:  # noqa:
             ["", *["(As percentage of net revenues)"] * 3],
             ["OEM", "70%", "65%", "66%"], ["Distribution", "30", "35", "34"],
             ["Total", "100%", "100%", "100%"]]
-    kb.ingest(table_frame(grid), name="channels")
+    ingest_grid(kb, grid, "channels")
     a = kb.ask("What is the average percentage of net revenues of OEM?")
     assert a.decision != "answer" or "67" in a.text  # not 2017's 66%
 
@@ -123,7 +123,7 @@ def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:  # noqa: ANN
     grid = [["", "Year Ended December 31,", ""], ["", "2019", "2018"],
             ["Current income tax expense (benefit):", "", ""], ["Federal", "$ 12", "$ 40"],
             ["State", "1,019", "903"], ["Income tax expense (benefit)", "$ (7,125)", "$ 4,508"]]
-    kb.ingest(table_frame(grid), name="taxes")
+    ingest_grid(kb, grid, "taxes")
     r, _ = tableqa.read_line_item("How much was the company's income before income tax expense "
                                   "in 2019?", kb.store.con)
     assert r is None  # not the line "Income tax expense (benefit)"
@@ -136,7 +136,7 @@ def test_the_greater_of_negative_figures_is_ambiguous(kb) -> None:  # noqa: ANN0
 
     grid = [["£m", "2019", "2018"], ["At 1 January", "65.6", "64.8"],
             ["Foreign exchange movements", "(4.2)", "(1.5)"], ["At 31 December", "61.4", "65.6"]]
-    kb.ingest(table_frame(grid), name="associates")
+    ingest_grid(kb, grid, "associates")
     r, _ = tableqa.read_line_item("In which year is there a greater foreign exchange movement?",
                                   kb.store.con)
     assert r is None  # 2019's (4.2) is larger in size, 2018's (1.5) the larger value

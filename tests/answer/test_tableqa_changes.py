@@ -9,8 +9,8 @@ import pytest
 
 import hyrag
 from hyrag.answer import tableqa_changes as changes
-from hyrag.bench.tatqa import table_frame
 from hyrag.settings import Settings
+from tests.grids import ingest_grid
 
 GRID = [
     ["", "Change between Fiscal increase (decrease)", ""],
@@ -25,7 +25,7 @@ GRID = [
 def con(tmp_path_factory: pytest.TempPathFactory):
     k = hyrag.open(tmp_path_factory.mktemp("changes") / "kb", settings=Settings(
         answer_use_search=False))
-    k.ingest(table_frame(GRID), name="report_table")
+    ingest_grid(k, GRID, "report_table")
     yield k.store.con
     k.close()
 

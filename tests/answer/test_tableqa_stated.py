@@ -9,8 +9,8 @@ import pytest
 import hyrag
 from hyrag.answer import tableqa_stated as stated
 from hyrag.answer.engine import AnswerEngine
-from hyrag.bench.tatqa import table_frame
 from hyrag.settings import Settings
+from tests.grids import ingest_grid
 
 EBITDA = [
     ["", "30 June 2019", "30 June 2018", "Change"],
@@ -44,7 +44,7 @@ SALES = [
 def _kb(tmp_path_factory, grid):  # noqa: ANN001, ANN202
     k = hyrag.open(tmp_path_factory.mktemp("stated") / "kb", settings=Settings(
         answer_use_search=False))
-    k.ingest(table_frame(grid), name="report_table")
+    ingest_grid(k, grid, "report_table")
     return k
 
 
