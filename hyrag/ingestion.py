@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from hyrag import claimsql
+from hyrag import claimsql, tablecells
 from hyrag.claimsql import ident, lit
 from hyrag.errors import HyragError, IngestFailed
 from hyrag.parsing import (
@@ -41,7 +41,7 @@ from ingest.typed import TypedTable
 __all__ = ["SUPPORTED", "IngestReport", "Ingestor", "file_sha256"]
 
 RESERVED = frozenset(
-    {"meta", "sources", "kb_tables", "schemas", "schema_adjustments", "items", "claims",
+    {"meta", "sources", "kb_tables", "table_cells", "schemas", "schema_adjustments", "items", "claims",
      "claim_links", "relations", "audit", "attributes"}
 )
 
@@ -248,6 +248,7 @@ class Ingestor:
         for table_name, sheet, page, ti in rows:
             con.execute(f"DROP TABLE IF EXISTS {ident(table_name)}")
             con.execute("DELETE FROM kb_tables WHERE table_name = ?", [table_name])
+            con.execute("DELETE FROM table_cells WHERE table_name = ?", [table_name])
             out[(sheet, page, ti)] = table_name
         return out
 
@@ -287,6 +288,7 @@ class Ingestor:
                 [table_name, source_id, t.sheet, t.page, t.table_index, t.title, t.n_rows,
                  t.melted, "\n".join(t.notes) or None],
             )
+            tablecells.insert(con, table_name, source_id, t.model)
             dtypes = _dtypes_of(con, table_name)
             con.executemany(
                 "INSERT INTO schemas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",

@@ -9,14 +9,15 @@ are decided here, the write into DuckDB there.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
 
 from hyrag.settings import Settings
+from ingest import tablemodel
 from ingest.errors import IngestError, UnsupportedFormatError
-from ingest.schema import SchemaOptions
+from ingest.schema import SchemaOptions, infer_schema
 from ingest.typed import TypedTable, prepare_table
 from ingest.types import ClaimRecord, Passage, RawTable, RelationRecord
 
@@ -120,7 +121,11 @@ def _finish(
         if not t.header:
             continue
         try:
-            typed.append(prepare_table(t, opts))
+            tt = prepare_table(t, opts)
+            # the table model reads the table as printed: under the wide table's own schema
+            # when it was melted into (item, period) rows
+            typed.append(replace(tt, model=tablemodel.build(
+                t, infer_schema(t, opts) if tt.melted else tt.schema)))
         except IngestError:
             raise
         except (ValueError, TypeError, KeyError) as e:

@@ -22,7 +22,7 @@ import duckdb
 from hyrag.errors import StoreError
 
 DB_FILE = "hyrag.duckdb"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Claims and items carry content-hash ids and no PRIMARY KEY: an ART index over a million random
 # hashes costs more at ingest than it saves, and ids are unique by construction (tested).
@@ -31,6 +31,7 @@ ENGINE_TABLES = (
     "meta",
     "sources",
     "kb_tables",
+    "table_cells",
     "schemas",
     "schema_adjustments",
     "items",
@@ -178,8 +179,30 @@ CREATE TABLE IF NOT EXISTS schema_evolution (
 );
 """
 
+# 3: the table model (issue 18): every cell of every table with its row path, column path,
+# period, scale, unit and kind of row (`ingest.tablemodel`). Tables ingested before this
+# version have no rows here until their file is ingested again.
+_MIGRATION_3 = """
+CREATE TABLE IF NOT EXISTS table_cells (
+    table_name VARCHAR NOT NULL,
+    source_id VARCHAR NOT NULL,
+    row_no INTEGER NOT NULL,
+    col_no INTEGER NOT NULL,
+    address VARCHAR,
+    text VARCHAR NOT NULL,
+    value DOUBLE,
+    row_path VARCHAR[] NOT NULL,
+    col_path VARCHAR[] NOT NULL,
+    period VARCHAR,
+    scale VARCHAR NOT NULL,
+    unit VARCHAR NOT NULL,
+    row_kind VARCHAR NOT NULL,
+    role VARCHAR NOT NULL
+);
+"""
+
 # Migration n turns version n-1 into version n. Append only; never edit a released step.
-MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2}
+MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2, 3: _MIGRATION_3}
 
 
 def content_id(*parts: object, n: int = 16) -> str:

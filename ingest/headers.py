@@ -55,7 +55,7 @@ from ingest.cells import (  # noqa: F401  (cell_text, make_unique_names, safe_id
     safe_identifier,
     token_overlap,
 )
-from ingest.layout import column_paths, header_extent
+from ingest.layout import HeaderLayout, column_paths, header_extent
 from ingest.types import Cell
 
 HEADER_OVERLAP = 0.70  # seed 003 4.1: skip repeated header rows with >= 0.70 token overlap
@@ -75,6 +75,7 @@ class TableParts:
     header_locs: tuple[int, ...] = ()  # row numbers the header came from; () if generated
     title: str | None = None
     notes: tuple[str, ...] = field(default=())
+    column_paths: tuple[tuple[str, ...], ...] = ()  # each column's header levels (layout)
 
 
 # --------------------------------------------------------------------------- blocks
@@ -307,6 +308,7 @@ class _Building:
     title: str | None
     notes: _Notes
     generated: bool
+    paths: tuple[tuple[str, ...], ...] = ()
 
 
 def find_tables(
@@ -435,6 +437,7 @@ def find_tables(
         tb = _Building(
             header=header, header_raw=header_raw, rows=[], row_locs=[], cols=cols,
             header_locs=header_locs, title=title, notes=notes, generated=generated,
+            paths=_paths(hdr_rows if found.header_rows else [], layout, header),
         )
         # Footnotes: trailing one-cell rows that read like "Source: ..." or "* restated".
         end_k = len(trimmed)
@@ -465,9 +468,26 @@ def find_tables(
             header_locs=t.header_locs,
             title=t.title,
             notes=t.notes.done(),
+            column_paths=t.paths,
         )
         for t in tables
     ]
+
+
+def _paths(hdr_rows: Sequence[Sequence[Cell]], layout: HeaderLayout | None,
+           header: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Each column's header levels: the report layout's, else each header row's own cell (a
+    repeat of the level above dropped), else the generated name alone."""
+    if layout is not None:
+        paths = layout.paths
+    elif hdr_rows:
+        filled = [_fill_across(r) for r in hdr_rows[:-1]] + [list(hdr_rows[-1])]
+        paths = tuple(tuple(dict.fromkeys(t for r in filled if (t := cell_text(r[j]))))
+                      for j in range(len(header)))
+    else:
+        paths = ()
+    return tuple(p or (h,) for p, h in zip(paths, header, strict=True)) if paths else tuple(
+        (h,) for h in header)
 
 
 def _used_columns(block: Sequence[Sequence[Cell]], width: int) -> list[int]:

@@ -109,17 +109,20 @@ def spanning(head: Sequence[Sequence[str]], width: int) -> list[bool]:
 @dataclass(frozen=True)
 class HeaderLayout:
     """What a report table's header says: the captions said of every column, the scale they
-    name, and each column's path of header levels (top to bottom)."""
+    name, each column's path of header levels (top to bottom, spanning captions included: a
+    caption over the columns is the outermost level of each), and the levels that name the
+    column on its own (`name_paths`: the spanning captions left out)."""
 
     caption: str
     scale: str  # "" | "thousand" | "million" | "billion"
     paths: tuple[tuple[str, ...], ...]
+    name_paths: tuple[tuple[str, ...], ...]
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Each column's name: its levels joined, a repeat of the level above dropped."""
+        """Each column's name: its own levels joined, a repeat of the level above dropped."""
         out = []
-        for p in self.paths:
+        for p in self.name_paths:
             parts: list[str] = []
             for t in p:
                 if not parts or parts[-1].lower() != t.lower():
@@ -156,13 +159,33 @@ def column_paths(head: Sequence[Sequence[Cell]]) -> HeaderLayout:
     caption = " ".join([caption, *(c for r, sp in zip(rows, span, strict=True) if sp
                                    for c in r[1:] if c)]).strip()
     paths: list[tuple[str, ...]] = []
+    names: list[tuple[str, ...]] = []
     for j in range(width):
         if j == 0:
-            paths.append(tuple(r[0] for r in rows if r[0]))
+            own = tuple(r[0] for r in rows if r[0] and not caption_scale(r[0]))
+            paths.append(own)
+            names.append(own)
             continue
         parts = tuple(r[j] for r, sp in zip(rows, span, strict=True) if r[j] and not sp)
         if not parts:  # only a spanning caption above: it is this column's header
             parts = tuple(r[j] for r in rows if r[j])
-        paths.append(parts)
+        # a spanning caption is the outermost level of every column it spans (a caption
+        # that only declares the scale is the scale, not a level of any name)
+        over = tuple(c for r, sp in zip(rows, span, strict=True) if sp
+                     for c in r[1:] if c and not _only_scale(c))
+        paths.append(tuple(dict.fromkeys((*over, *parts))))
+        names.append(parts)
     scale = caption_scale(caption)
-    return HeaderLayout(caption=caption, scale=scale, paths=tuple(paths))
+    return HeaderLayout(caption=caption, scale=scale, paths=tuple(paths),
+                        name_paths=tuple(names))
+
+
+def _only_scale(text: str) -> bool:
+    """A caption that says nothing but the scale and currency ("(in millions)", "$'000",
+    "U.S. $ in thousands", "RMB'Million")."""
+    rest = text
+    for _, rx in SCALE_PATTERNS:
+        rest = rx.sub(" ", rest)
+    rest = re.sub(r"\b(?:in|of|amounts?|dollars?|us|u\.s\.|usd|eur|gbp|rmb|hk)\b|[$€£¥()'’.,]",
+                  " ", rest, flags=re.I)
+    return bool(caption_scale(text)) and not rest.strip()

@@ -116,3 +116,39 @@ def row_sections(table: RawTable) -> tuple[str | None, ...]:
         if any(not is_empty(v) for v in r[1:]):
             parts.append(r)
     return tuple(out)
+
+
+def is_total_label(label: str) -> bool:
+    """A line that says it is a total ("Total current assets", "TOTAL")."""
+    return bool(_TOTAL.match(label or ""))
+
+
+def section_paths(table: RawTable) -> tuple[tuple[str, ...], ...]:
+    """Per row, the headings it sits under, outermost first — the row path's sections.
+
+    Headings printed one right under another, with no line between, nest ("Assets" over
+    "Current:"); a heading after lines of figures takes the place of the innermost one
+    ("Non-current:" after the current lines). Where a row's section ends (`row_sections`: a
+    total, a subtotal, the next heading) its path ends too. A heading's own row gets the path
+    it opens."""
+    nearest = row_sections(table)
+    heads = [heading_label(r) for r in table.rows]
+    if not any(nearest):
+        return tuple((h,) if h and any(nearest) else () for h in heads)
+    out: list[tuple[str, ...]] = []
+    stack: list[str] = []
+    after_heading = False
+    for i, h in enumerate(heads):
+        if h is not None:
+            stack = [*stack, h] if after_heading else [*stack[:-1], h]
+            after_heading = True
+            out.append(tuple(stack))
+            continue
+        after_heading = False
+        if nearest[i] is None:
+            out.append(())
+        elif stack and stack[-1] == nearest[i]:
+            out.append(tuple(stack))
+        else:
+            out.append((nearest[i],))
+    return tuple(out)

@@ -14,6 +14,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,9 @@ from ingest.schema import (
 from ingest.sections import row_sections
 from ingest.timekeys import TimeKey, parse_time_key
 from ingest.types import Cell, RawTable, column_letter
+
+if TYPE_CHECKING:
+    from ingest.tablemodel import TableModel
 
 MAX_CONTEXT_COLUMNS = 3  # categorical values repeated in each cell claim so it stands alone
 
@@ -62,6 +66,7 @@ class TypedTable:
     notes: tuple[str, ...] = field(default=())
     per_row_page: bool = False  # rows of a PDF table continued across pages: see `__page`
     sectioned: bool = False  # some rows sit under a section heading: see `__section`
+    model: TableModel | None = None  # every cell read in its context (`ingest.tablemodel`)
 
     @property
     def n_rows(self) -> int:

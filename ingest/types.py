@@ -44,6 +44,9 @@ class RawTable:
     # A PDF table continued across pages: the page of each row, whose `row_locs` then count
     # within that page. Empty when every row is on `page` (or the source has no pages).
     row_pages: tuple[int, ...] = field(default=())
+    # Each column's header levels, top to bottom (`ingest.layout`): a group heading and the
+    # period under it as two levels. Empty when the reader knows only the joined `header`.
+    column_paths: tuple[tuple[str, ...], ...] = field(default=())
 
     def __post_init__(self) -> None:
         if len(self.rows) != len(self.row_locs):
@@ -52,6 +55,8 @@ class RawTable:
             raise ValueError("rows and row_pages differ in length")
         if len(self.header) != len(self.col_locs):
             raise ValueError("header and col_locs differ in length")
+        if self.column_paths and len(self.column_paths) != len(self.header):
+            raise ValueError("header and column_paths differ in length")
         width = len(self.header)
         for r in self.rows:
             if len(r) != width:

@@ -294,6 +294,7 @@ def read_csv(
                 table_index=i,
                 title=t.title,
                 notes=(*file_notes, *mine, *t.notes),
+                column_paths=t.column_paths,
             )
         )
     return tables

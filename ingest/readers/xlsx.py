@@ -308,6 +308,7 @@ def _read_workbook(wb, p: Path, source: str, header_overlap: float, sheet: str |
                     table_index=i,
                     title=t.title,
                     notes=(*sheet_notes, *mine, *t.notes),
+                    column_paths=t.column_paths,
                 )
             )
     return tables

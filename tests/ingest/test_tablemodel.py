@@ -1,0 +1,120 @@
+"""The table model (`ingest.tablemodel`, persisted as `table_cells`): each cell of a user's file
+carries its row path, column path, period, scale, unit and kind of row — one fixture per class
+of structure that real report tables and spreadsheets have, each written here as a small file
+and read through `kb.ingest(path)`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hyrag
+from hyrag import tablecells
+from hyrag.settings import Settings
+from ingest.tablemodel import ModelCell, TableModel
+
+
+@pytest.fixture()
+def model(tmp_path: Path):
+    kb = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
+
+    def _model(name: str, text: str) -> TableModel:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        report = kb.ingest(path)
+        m = tablecells.load(kb.store.con, report.tables[0])
+        assert m is not None
+        return m
+
+    yield _model
+    kb.close()
+
+
+def at(m: TableModel, address: str) -> ModelCell:
+    [c] = [c for c in m.cells if c.address == address]
+    return c
+
+
+def test_a_section_row_heads_the_rows_beneath(model) -> None:
+    m = model("industries.csv", "Industry,Businesses at end of June,Employment at end of June\n"
+              "Construction,,\n2006,\"1,066\",485\n2007,\"1,102\",501\n"
+              "Manufacturing,,\n2006,820,\"1,210\"\n2007,835,\"1,190\"\n")
+    c = at(m, "C3")
+    assert (c.row_path, c.col_path, c.period, c.value) == (
+        ("Construction",), ("Employment at end of June",), "2006", 485.0)
+    assert at(m, "C6").row_path == ("Manufacturing",) and at(m, "C6").value == 1210.0
+    assert at(m, "A2").row_kind == "heading" and c.row_kind == "data"
+    assert m.cell(("Manufacturing",), ("Businesses at end of June",)) is None  # two years
+    assert m.cell(("Construction",), ("Employment at end of June",)) is None
+
+
+def test_nested_headings_stack_in_the_row_path(model) -> None:
+    m = model("balance.csv", ",2019,2018\nAssets,,\nCurrent:,,\nCash,10,8\nReceivables,5,4\n"
+              "Non-current:,,\nProperty,30,28\n")
+    assert at(m, "B4").row_path == ("Assets", "Current:", "Cash")
+    assert at(m, "B7").row_path == ("Assets", "Non-current:", "Property")
+    assert at(m, "C7").period == "2018"
+
+
+def test_every_header_row_is_a_level_of_the_column_path(model) -> None:
+    m = model("starts.csv", ",United States,,,\n,Total,1 unit,2 to 4 units,5 units or more\n"
+              "2019,1290,888,31,371\n2020,1380,912,38,430\n")
+    c = at(m, "B4")
+    assert c.col_path == ("United States", "Total") and c.value == 1380 and c.period == "2020"
+    assert at(m, "E3").col_path == ("United States", "5 units or more")
+    # the Total column keeps its values; the years are the rows' periods, not figures
+    assert [c.value for c in m.cells if c.col_path[-1] == "Total"] == [1290, 1380]
+    assert at(m, "A3").period == "2019"
+
+
+def test_group_headings_are_levels_of_the_columns_they_span(model) -> None:
+    m = model("rates.csv", ",Domestic,,International,\n,2019,2018,2019,2018\n"
+              "Discount rate,4.00%,3.75%,1.90%,2.80%\n")
+    c = at(m, "E3")
+    assert c.col_path == ("International", "2018") and c.period == "2018"
+    assert c.row_path == ("Discount rate",) and c.value == 2.8 and c.unit == "%"
+
+
+def test_notes_above_a_table_are_its_title_not_its_header(model) -> None:
+    m = model("starts_region.csv", "Table 4. Housing starts by region\n"
+              "Seasonally adjusted annual rate; thousands of units\n"
+              "Region,2019,2020\nNortheast,110,98\nSouth,640,701\n")
+    c = at(m, "C5")
+    assert c.col_path == ("2020",) and c.row_path == ("South",) and c.value == 701
+    assert "Housing starts" in (m.title or "") and c.scale == "thousand"
+
+
+def test_statistics_under_a_series_are_metadata_rows(model) -> None:
+    m = model("cpi.csv", "Series,CPI\n2019-01,251.7\n2019-02,252.8\n2019-03,254.2\n"
+              "No. Obs,282\nMean,240.1\n")
+    obs = at(m, "B5")
+    assert obs.row_kind == "metadata" and obs.period is None and obs.row_path == ("No. Obs",)
+    assert at(m, "B4").row_kind == "data" and at(m, "B4").period == "2019-03"
+    assert max(c.value for c in m.cells if c.row_kind == "data" and c.value) == 254.2
+
+
+def test_text_columns_that_name_the_row_are_in_its_row_path(model) -> None:
+    m = model("votes.csv", "Precinct,Candidate,Votes\nPrecinct 1,Alice Smith,412\n"
+              "Precinct 1,Bob Jones,380\nPrecinct 2,Alice Smith,501\n")
+    assert at(m, "C3").row_path == ("Precinct 1", "Bob Jones")
+    assert m.cell(("Precinct 2", "Alice Smith"), ("Votes",)).value == 501
+
+
+def test_a_scale_in_the_corner_cell_is_every_amounts(model) -> None:
+    m = model("costs.csv", "(In thousands),2019,2018\nRevenue,\"1,200\",950\nCosts,(300),(280)\n")
+    c = at(m, "B3")
+    assert (c.value, c.scale, c.row_path, c.col_path) == (-300, "thousand", ("Costs",), ("2019",))
+    assert at(m, "A2").scale == ""  # a label carries no scale
+
+
+def test_a_total_line_is_a_total_row(model) -> None:
+    m = model("sales.csv", ",2019\nNorth,10\nSouth,12\nTotal,22\n")
+    assert at(m, "B4").row_kind == "total" and at(m, "B2").row_kind == "data"
+
+
+def test_lower_case_labels_and_a_first_column_of_numbers(model) -> None:
+    m = model("tenk.csv", "item,2019,2018\nnet revenue,$ 5735,$ 5100\nother income,( 32 ),14\n")
+    assert at(m, "B2").row_path == ("net revenue",) and at(m, "B2").value == 5735
+    m = model("codes.csv", "code,amount\n101,\"1,500\"\n102,\"2,250\"\n")
+    assert len([c for c in m.cells if c.col_path == ("amount",)]) == 2  # no row lost to a header
