@@ -370,6 +370,11 @@ def _report(results: list[dict], elapsed: float, args, calibrate, reliability_ta
           f"{_mean([r['em'] for r in uses_ans]):.3f} ({len(uses_ans)} answered); the "
           f"benchmark's own DataFrame loader gave {LOADER_FIGURE[0]:.3f} / {LOADER_FIGURE[1]:.3f} "
           "(c683b67, before the tables went through kb.ingest(path))")
+    for half, parity in (("even", 0), ("odd", 1)):
+        rs = [r for r in uses if r["doc"] % 2 == parity]
+        ra = [r for r in rs if r["answer"]]
+        print(f"  {half} documents: n={len(rs)} EM {_mean([r['em'] for r in rs]):.3f}, "
+              f"precision {_mean([r['em'] for r in ra]):.3f}")
     print(f"abstention rate           {1 - len(answered) / max(n, 1):.3f}  "
           f"({n - len(answered)}/{n})")
     print(f"answers fully grounded    {_mean([float(r['grounded']) for r in answered]):.3f}  "
