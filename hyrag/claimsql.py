@@ -118,7 +118,8 @@ def insert_cell_claims(
     time_col = t.schema.time_column
     for cc in t.claim_columns:
         vt, vn, sc, un, vb = _value_exprs(cc, t)
-        header = lit(cc.header) if cc.header is not None else "__header"
+        # text whatever type the staged column has: coalesce() below must not mix types
+        header = lit(cc.header) if cc.header is not None else "CAST(__header AS VARCHAR)"
         cell = (lit(cc.letter) + " || CAST(__row AS VARCHAR)") if cc.letter else "__cell"
         # A melted row whose label cell is empty still measures something: its column header.
         attribute = (

@@ -193,8 +193,7 @@ class Ingestor:
                     "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, "
                     "'current', NULL, ?)",
                     [source_id, uri, name, kind, sha, size, version, tenant, classification,
-                     effective_date, authority, now,
-                     "\n".join(n for t in parsed.tables for n in t.notes) or None],
+                     effective_date, authority, now, "\n".join(_notes(parsed)) or None],
                 )
                 names: list[str] = []
                 total = 0
@@ -226,7 +225,7 @@ class Ingestor:
         except Exception as e:  # the transaction rolled back; say which file
             self._fail(uri, e)
             raise IngestFailed(f"ingestion failed and was rolled back: {e}", source=name) from e
-        notes = tuple(n for t in parsed.tables for n in t.notes)
+        notes = _notes(parsed)
         return IngestReport(
             name, source_id, "new_version" if prev else "ingested", tuple(names), total, links,
             time.perf_counter() - t0, notes,
@@ -491,6 +490,11 @@ class Ingestor:
                 """
             )
         return added
+
+
+def _notes(parsed: Parsed) -> tuple[str, ...]:
+    """The file's own notes (what no table carries), then each table's."""
+    return (*parsed.notes, *(n for t in parsed.tables for n in t.notes))
 
 
 def _flush(con) -> None:

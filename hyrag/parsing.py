@@ -16,7 +16,7 @@ import pandas as pd
 
 from hyrag.settings import Settings
 from ingest import tablemodel
-from ingest.errors import IngestError, UnsupportedFormatError
+from ingest.errors import EmptyFileError, IngestError, UnsupportedFormatError
 from ingest.schema import SchemaOptions, infer_schema
 from ingest.typed import TypedTable, prepare_table
 from ingest.types import ClaimRecord, Passage, RawTable, RelationRecord
@@ -34,6 +34,9 @@ class Parsed:
     passages: tuple[Passage, ...] = ()
     text_claims: tuple[ClaimRecord, ...] = ()
     relations: tuple[RelationRecord, ...] = ()
+    # What the file holds that no table carries: a region of a page read neither as a table nor
+    # into one, a block without a header. Shown in the IngestReport and `sources.notes`.
+    notes: tuple[str, ...] = ()
 
 
 def file_sha256(path: Path) -> tuple[str, int]:
@@ -78,15 +81,16 @@ def parse_file(path: Path, settings: Settings) -> Parsed:
     opts = _schema_options(settings)
     raw: list[RawTable] = []
     passages: list[Passage] = []
+    notes: tuple[str, ...] = ()
     if ext in TABLE_EXTENSIONS:
         from ingest.readers import read_path
 
         raw = list(read_path(path, header_overlap=settings.header_overlap))
     elif ext in PDF_EXTENSIONS:
-        from ingest.pdf import read_pdf
+        from ingest.pdf import read_pdf_document
 
-        tables, passages = read_pdf(path)
-        raw = list(tables)
+        doc = read_pdf_document(path)
+        raw, passages, notes = list(doc.tables), list(doc.passages), doc.notes
     elif ext in TEXT_EXTENSIONS:
         from ingest.text import read_text_file
 
@@ -97,7 +101,29 @@ def parse_file(path: Path, settings: Settings) -> Parsed:
             + ", ".join(SUPPORTED),
             source=str(path),
         )
-    return _finish(raw, passages, opts, settings)
+    _refuse_empty(raw, passages, str(path))
+    parsed = _finish(raw, passages, opts, settings)
+    return replace(parsed, notes=(*notes, *parsed.notes))
+
+
+def _refuse_empty(raw: list[RawTable], passages: list[Passage], source: str) -> None:
+    """A file whose tables are headers with nothing under them, and no prose, is an error, not
+    an ingested source with 0 claims: the analyst ingests a file for its facts, and a store
+    entry with none answers nothing while looking loaded (and `ingest_many` would count it a
+    success). Refused, the store is unchanged and the fixed file ingests as new. A file with
+    some data keeps its empty tables, each with a note saying so."""
+    from ingest.typed import count_figures
+
+    if passages or any(t.rows or count_figures(t.header) for t in raw):
+        return  # figures read into a header are noted by the table (`ingest.typed`)
+    if not raw:
+        raise EmptyFileError("the file holds no table and no text", source=source)
+    heads = "; ".join(", ".join(t.header) for t in raw[:3])
+    what = "one line" if all(len(t.header) == 1 for t in raw) else "a header"
+    raise EmptyFileError(
+        f"the file holds {what} ({heads}) and no rows under it: no table and no text to ingest",
+        source=source,
+    )
 
 
 def parse_frame(df: pd.DataFrame, name: str, settings: Settings) -> Parsed:
@@ -119,7 +145,7 @@ def _finish(
     typed = []
     for t in raw:
         if not t.header:
-            continue
+            continue  # no columns: its rows are empty tuples, no cell is lost
         try:
             tt = prepare_table(t, opts)
             # the table model reads the table as printed: under the wide table's own schema

@@ -384,6 +384,7 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
     locs: list[int] = []
     pages: list[int] = []
     notes: list[str] = []
+    skipped: list[str] = []
     offset = 0
     for k, part in enumerate(chain):
         start = 1 if k == 0 else 0
@@ -393,7 +394,11 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
             if all(c is None for c in row):
                 continue
             if _is_header_repeat(row, tuple(header)):
-                continue  # a header printed again on the next page (or repeated in a long table)
+                # a header printed again on the next page (or repeated in a long table); a row
+                # that differs from the header may be data that shares its words: say so
+                if [str(c or "").strip() for c in row] != [h.strip() for h in header]:
+                    skipped.append(f"page {part.page} row {r_idx + 1}")
+                continue
             rows.append(list(row) + [None] * (width - len(row)))
             locs.append(r_idx + 1)  # the row as the reader counts it on that page
             pages.append(part.page)
@@ -411,6 +416,10 @@ def _build_table(source: str, chain: list[_PageTable]) -> RawTable:
             header[j] = f"column_{j + 1}"
     if len(chain) > 1:
         notes.insert(0, f"continued across pages {chain[0].page}-{chain[-1].page}")
+    if skipped:
+        shown = ", ".join(skipped[:5]) + (", ..." if len(skipped) > 5 else "")
+        notes.append(f"{len(skipped)} row(s) share most of their words with the header and "
+                     f"were skipped as repeated headers, though they differ from it ({shown})")
     stem = Path(source).stem
     return RawTable(
         source=source,
@@ -466,6 +475,41 @@ def locate_row(table: RawTable, i: int) -> tuple[int | None, int]:
     return page, table.row_locs[i]
 
 
+# --- what no table took ---------------------------------------------------------------------
+
+def _figure_line(ln: _Line) -> int:
+    """How many figures a line holds when figures are most of it (a row of a table that was not
+    read as one: "Construction 485 1,066 12.4"); 0 for prose that quotes a number or two."""
+    from ingest.numbers import find_numbers
+
+    n = len(find_numbers(ln.text, include_years=False))
+    words = len(ln.text.split())
+    return n if n >= 2 and 2 * n >= words else 0
+
+
+def _unread_figures(page: _PageContent) -> list[str]:
+    """Notes for runs of at least UNRULED_MIN_LINES figure lines outside every table: their
+    numbers reach the store only as prose, and no claim names their row and column (cells that
+    do not line up, or a table finder that kept only part of a table)."""
+    notes: list[str] = []
+    run: list[tuple[_Line, int]] = []
+    lines = [ln for ln in page.lines if not ln.furniture and not ln.in_table and not ln.caption]
+    for ln in [*lines, None]:
+        n = _figure_line(ln) if ln is not None else 0
+        if n:
+            run.append((ln, n))
+            continue
+        if len(run) >= UNRULED_MIN_LINES:
+            first = run[0][0].text
+            first = first if len(first) <= 60 else first[:57] + "..."
+            notes.append(
+                f"page {page.number}: {len(run)} lines holding {sum(k for _, k in run)} "
+                f"numbers (from {first!r}) were not read as a table; they are kept as prose "
+                "text, and no claim names their rows and columns")
+        run = []
+    return notes
+
+
 # --- passages -------------------------------------------------------------------------------
 
 _BULLET_START = re.compile(r"^(?:[-*\u2022\u2013]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s")
@@ -500,6 +544,36 @@ def _paragraphs(page: _PageContent) -> list[str]:
 
 
 # --- entry points ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PdfDocument:
+    """A PDF as read: its tables, its prose, and what it holds that neither carries."""
+
+    tables: tuple[RawTable, ...]
+    passages: tuple[Passage, ...]
+    notes: tuple[str, ...] = ()  # page regions read into no table (see `_unread_figures`)
+
+
+def read_pdf_document(path: str | Path) -> PdfDocument:
+    """Tables, passages and notes of a PDF. A page note goes onto a table of the same page when
+    there is one (so `kb_tables.notes` shows it beside the table the reader would look at) and
+    is the document's own note otherwise. Raises as `read_pdf`."""
+    from dataclasses import replace
+
+    tables, passages, pages = _read(path)
+    loose: list[str] = []
+    for p in pages:
+        found = _unread_figures(p)
+        if not found:
+            continue
+        k = next((i for i, t in enumerate(tables)
+                  if t.page == p.number or p.number in t.row_pages), None)
+        if k is None:
+            loose.extend(found)
+        else:
+            tables[k] = replace(tables[k], notes=(*tables[k].notes, *found))
+    return PdfDocument(tuple(tables), tuple(passages), tuple(loose))
+
 
 def _read(path: str | Path) -> tuple[list[RawTable], list[Passage], list[_PageContent]]:
     source = str(path)

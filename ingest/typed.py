@@ -13,6 +13,7 @@ import datetime as dt
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ingest.melt import LongTable, detect_wide, melt
-from ingest.numbers import SCALES, parse_number
+from ingest.numbers import SCALES, find_numbers, parse_number
 from ingest.schema import (
     Role,
     SchemaOptions,
@@ -139,11 +140,52 @@ def _parse_numbers_list(values: list[Cell]) -> list[tuple[float, str, str, str] 
     return [parsed[v] for v in values]
 
 
+def _scale_change_notes(
+    header: str, name: str, scale: pd.Series, table: RawTable, long: LongTable | None
+) -> list[str]:
+    """A column whose figures change scale down the column ("1.2 million" over "450,000"):
+    one note per column of the file, naming it and the rows of each scale, since a reader
+    comparing its cells must know they are not on one footing. Percentages among amounts (a
+    margin row in a statement) are a unit, not a change of scale, and are left out. A melted
+    table's value column is reported per period column of the file it came from."""
+    heads = list(long.value_headers) if long is not None else [header] * len(scale)
+    by_col: dict[str, dict[str, list[int]]] = {}
+    for h, sc, r in zip(heads, scale, table.row_locs, strict=True):
+        if sc is None or sc == "percent":
+            continue
+        by_col.setdefault(h, {}).setdefault(sc, []).append(r)
+    notes = []
+    for h, scales in by_col.items():
+        if len(scales) < 2:
+            continue
+        parts = "; ".join(
+            f"{sc or 'as shown'} in row(s) {', '.join(map(str, rows[:5]))}"
+            + (", ..." if len(rows) > 5 else "")
+            for sc, rows in sorted(scales.items())
+        )
+        notes.append(
+            f"column {h!r}: its numbers change scale down the column (mixed scales: {parts}); "
+            f"each claim keeps its own scale and the table column {name!r} holds values in "
+            "base units"
+        )
+    return notes
+
+
 def _parse_times(values: set[Cell], fy: int) -> dict[object, TimeKey | None]:
     out: dict[object, TimeKey | None] = {}
     for v in values:
         out[v] = None if is_empty(v) else parse_time_key(v, fiscal_year_start_month=fy)
     return out
+
+
+def _objects(values: list[object]) -> pd.Series:
+    """A staging column of Python objects. pandas types a column made from an *empty* list as
+    float64, which DuckDB reads as DOUBLE: a melted table without a single figure then had a
+    DOUBLE `__header`, and the claim SQL's coalesce(text, __header) failed to bind ("Cannot mix
+    values of type VARCHAR and DOUBLE in COALESCE"), rolling back the whole file. An explicit
+    dtype keeps every staging column's type whatever the row count (an empty object column is
+    untyped NULL in DuckDB, which binds with anything)."""
+    return pd.Series(values, dtype=object)
 
 
 def prepare_table(raw: RawTable, opts: SchemaOptions | None = None) -> TypedTable:
@@ -158,8 +200,74 @@ def prepare_table(raw: RawTable, opts: SchemaOptions | None = None) -> TypedTabl
     schema = infer_schema(table, opts)
     if long is not None:
         schema = _force_long_roles(schema, long)
-    typed = _type(table, schema, opts, long)
-    return _with_sections(typed, raw, table)
+    typed = _with_sections(_type(table, schema, opts, long), raw, table)
+    lost = _loss_notes(raw, typed)
+    if lost:
+        from dataclasses import replace
+
+        typed = replace(typed, notes=(*typed.notes, *lost))
+    return typed
+
+
+def where_of(t: RawTable | TypedTable) -> str:
+    """'page 3, table 2' / "sheet 'Q1'" / '': the place a note names beside the table."""
+    parts = []
+    if t.sheet is not None:
+        parts.append(f"sheet {t.sheet!r}")
+    if t.page is not None:
+        parts.append(f"page {t.page}")
+        parts.append(f"table {t.table_index + 1}")
+    return ", ".join(parts)
+
+
+def count_figures(cells: Iterable[Cell]) -> int:
+    """Figures among the cells (a year standing alone is a period, not a figure)."""
+    return sum(
+        len(find_numbers(str(c), include_years=False)) for c in cells if not is_empty(c)
+    )
+
+
+def _claimable(typed: TypedTable) -> int:
+    """How many cell claims the store will write: one per non-empty cell of a claim column
+    (a numeric cell only when it parsed), the rule of `hyrag.claimsql.insert_cell_claims`."""
+    f = typed.frame
+    n = 0
+    for cc in typed.claim_columns:
+        ok = f[cc.column].notna()
+        if cc.role is Role.NUMERIC:
+            ok &= f[f"{cc.column}__text"].notna()
+        n += int(ok.sum())
+    return n
+
+
+def _loss_notes(raw: RawTable, typed: TypedTable) -> tuple[str, ...]:
+    """A table that holds figures and yields no claim says so: a header with no rows under it
+    (a body read into the header cells, or a block cut off by blank rows), or rows whose every
+    column was read as a label or a period. Without the note the file is "ingested" with 0
+    claims and the figures are silently gone."""
+    if _claimable(typed):
+        return ()
+    where = where_of(raw)
+    at = f" ({where})" if where else ""
+    if not raw.rows:
+        n = count_figures(raw.header)
+        shown = ", ".join(repr(h) for h in raw.header[:4]) + (", ..." if len(raw.header) > 4
+                                                             else "")
+        if n:
+            return (f"table {raw.name!r}{at}: a header and no rows; its header cells hold "
+                    f"{n} number(s) that yield no claims (rows read into the header?): {shown}",)
+        return (f"table {raw.name!r}{at}: a header and no rows ({shown}); it yields no claims",)
+    numbers = count_figures(c for r in raw.rows for c in r)
+    rows = f"rows {raw.row_locs[0]}-{raw.row_locs[-1]}" if len(raw.rows) > 1 \
+        else f"row {raw.row_locs[0]}"
+    if not typed.claim_columns:
+        roles = ", ".join(f"{c.header!r} as {'a period' if c.role is Role.TIME else 'the label'}"
+                          for c in typed.schema.columns)
+        why = f"every column was read as a label or a period ({roles})"
+    else:
+        why = "every cell that would be a claim is empty or not a figure"
+    lost = f"; {numbers} number(s) in them are in no claim" if numbers else ""
+    return (f"table {raw.name!r}{at}: {rows} yield no claims: {why}{lost}",)
 
 
 def _with_sections(typed: TypedTable, raw: RawTable, table: RawTable) -> TypedTable:
@@ -252,10 +360,7 @@ def _type(
                 # "$1.2m" beside "1,234.50": the typed column must be comparable, so it holds
                 # the base value; claims keep the displayed number and its scale.
                 data[c.name] = bases
-                notes.append(
-                    f"column {c.header!r}: mixed scales {sorted(distinct_scales)}; the table "
-                    "column holds values in base units"
-                )
+                notes.extend(_scale_change_notes(c.header, c.name, scale, table, long))
             else:
                 data[c.name] = nums
             data[f"{c.name}__num"] = nums
@@ -294,11 +399,11 @@ def _type(
     frame = pd.DataFrame(data, index=pd.RangeIndex(n))
     frame["__row"] = list(table.row_locs)
     frame["__page"] = list(table.row_pages) if table.row_pages else table.page
-    frame["__time_key"] = [k.key if k else None for k in time_keys]
-    frame["__period_start"] = [k.start if k else None for k in time_keys]
-    frame["__period_end"] = [k.end if k else None for k in time_keys]
+    frame["__time_key"] = _objects([k.key if k else None for k in time_keys])
+    frame["__period_start"] = _objects([k.start if k else None for k in time_keys])
+    frame["__period_end"] = _objects([k.end if k else None for k in time_keys])
     frame["__order_key"] = pd.array([k.order_key if k else None for k in time_keys], "Float64")
-    frame["__grain"] = [k.grain if k else None for k in time_keys]
+    frame["__grain"] = _objects([k.grain if k else None for k in time_keys])
 
     subject = subject_from_title(table.title)
     ent_cols = list(schema.entity_columns)
@@ -313,11 +418,11 @@ def _type(
 
     claim_cols: list[ClaimColumn] = []
     if long is not None:
-        frame["__cell"] = [
+        frame["__cell"] = _objects([
             f"{column_letter(cl)}{r}" if cl >= 1 else None
             for cl, r in zip(long.value_col_locs, table.row_locs, strict=True)
-        ]
-        frame["__header"] = list(long.value_headers)
+        ])
+        frame["__header"] = _objects(list(long.value_headers))
         labels = [c.name for c in schema.columns if c.name not in ("period", "value")]
         attr_col = "measure" if long.has_measure else (labels[-1] if labels else None)
         if attr_col is not None:
