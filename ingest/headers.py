@@ -362,6 +362,14 @@ def find_tables(
         found = find_header(trimmed)
         lead = next((k for k, t in enumerate(found.title_rows) if t != k), len(found.title_rows))
         extent = header_extent(trimmed, lead) if len(cols) >= 2 else None
+        if extent is not None and extent[0] == extent[1]:
+            # figures from the first row: no header of its own — the rows of the table above
+            # continued after a blank line, when they fit its columns; else the generic finder
+            # (a label alone above them is a section heading of those rows, not a title)
+            if tables and not pending_title and set(cols) <= set(tables[-1].cols) and all(
+                    is_title_row(trimmed[k]) for k in range(lead)):
+                found = _HeaderFind((), (), 0)
+            extent = None
         if extent is not None:  # a report table: the rows above its first figures (layout 1)
             found = _HeaderFind(found.title_rows[:lead], tuple(range(*extent)), extent[1])
         title_rows = [trimmed[k] for k in found.title_rows]

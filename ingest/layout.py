@@ -35,28 +35,42 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ingest.cells import cell_kind, cell_text
+from ingest.numbers import scale_hint
+from ingest.schema import is_empty as nil  # "$—": a statement's nil amount, as "—" is
 from ingest.types import Cell
+from ingest.units import CURRENCY_CODES, SCALE_WORDS
 
 MAX_HEADER_ROWS = 8  # a report header deeper than this is more likely body rows without figures
 # A display of one amount with its restatement in brackets ("1.51% ( 1.51 % )"): an amount.
 _DOUBLE_DISPLAY = re.compile(r"^[$\u20ac\u00a3\u00a5(\-\u2212\s]*\d[\d,.]*\s*%?\s*\)?\s*\(.*\)$")
-# Scales a caption names, most specific first. Words, currency-suffixed forms ("$m", "€bn",
-# "USD m") and the accountant's "$'000" / "000s".
-SCALE_PATTERNS = (
-    ("billion", re.compile(r"billion|[$\u20ac\u00a3]\s?bn\b|\bbn\b", re.I)),
-    ("thousand", re.compile(r"thousand|[$\u20ac\u00a3]\s?[\u2019']?000|\b000s?\b|\$k\b|"
-                            r"[\u2019']000\b", re.I)),
-    ("million", re.compile(r"million|[$\u20ac\u00a3]\s?m\b|\b(?:usd|eur|gbp|rmb|hk\$)\s?[\u2019']?m\b"
-                           r"|\bmn\b|\bmm\b", re.I)),
-)
+_CURRENCY = re.compile(r"[$\u20ac\u00a3\u00a5]|\b(?:US\$|USD|EUR|GBP|RMB|HK\$)\b")
+_FOOTNOTED_YEAR = re.compile(r"^(?:19|20)\d\d\s*\(\w{1,2}\)$")
+_PLAIN_AMOUNT = re.compile(r"^\(?[-\u2212]?\(?\d[\d,]*(?:\.\d+)?\s*%?\)?$")
 
 
 def is_amount(v: Cell) -> bool:
-    """A figure a body row shows: a number that is not a bare year (a header's period)."""
+    """A figure a body row shows: a number that is not a bare year (a header's period),
+    currency and brackets around it or inside them ("$(2,085)", "($ 1,234)") included."""
     kind = cell_kind(v)
     if kind == "number":  # a year printed letter-spaced ("2 0 1 8") is still a year
         return cell_kind(cell_text(v).replace(" ", "")) != "year"
-    return kind == "text" and bool(_DOUBLE_DISPLAY.match(cell_text(v)))
+    if kind != "text":
+        return False
+    text = cell_text(v)
+    if _FOOTNOTED_YEAR.match(text):  # "2018 (4)": a period heading with its footnote mark
+        return False
+    bare = _CURRENCY.sub("", text).replace(" ", "")
+    return bool(_DOUBLE_DISPLAY.match(text) or (
+        bare != text.replace(" ", "") and _PLAIN_AMOUNT.match(bare)))
+
+
+def holds_figures(row: Sequence[Cell]) -> bool:
+    """Does a row show figures right of its first column — more amounts than other values
+    there? A header cell that happens to read as a number ("31," under "Years Ended December")
+    does not make its row a body row."""
+    filled = [c for c in row[1:] if cell_kind(c) not in ("empty", "na") and not nil(c)]
+    amounts = sum(is_amount(c) for c in filled)
+    return amounts > 0 and 2 * amounts > len(filled)
 
 
 def _labels_only(row: Sequence[Cell]) -> bool:
@@ -64,15 +78,16 @@ def _labels_only(row: Sequence[Cell]) -> bool:
 
 
 def _names_scale(text: str) -> bool:
-    return any(rx.search(text) for _, rx in SCALE_PATTERNS)
+    return bool(caption_scale(text))
 
 
 def header_extent(rows: Sequence[Sequence[Cell]], start: int = 0) -> tuple[int, int] | None:
-    """(first header row, first body row) of a report table block (rule 1), or None when no
-    row right of the first column holds an amount within reach, or the first already does."""
+    """(first header row, first body row) of a report table block (rule 1); None when no row
+    within reach holds figures. (start, start) when the first row already does: the block has
+    no header of its own (a table's rows continued after a blank line)."""
     k = next((i for i in range(start, min(len(rows), start + MAX_HEADER_ROWS + 1))
-              if any(is_amount(c) for c in rows[i][1:])), None)
-    if k is None or k == start:
+              if holds_figures(rows[i])), None)
+    if k is None:
         return None
     while k - 1 > start and _labels_only(rows[k - 1]) \
             and not re.search(r"^\(.*\)$", cell_text(rows[k - 1][0])) \
@@ -146,8 +161,11 @@ class HeaderLayout:
 
 
 def caption_scale(text: str) -> str:
-    """The scale a caption names, '' when none (rule 5)."""
-    return next((name for name, rx in SCALE_PATTERNS if rx.search(text)), "")
+    """The scale a caption names, '' when none (rule 5): the header reading of
+    `ingest.numbers.scale_hint` ("$ in millions", "RMB'Million", "€m", "$'000"), percent aside
+    (a "%" over a column is that column's unit, not the table's scale)."""
+    scale = scale_hint(text)[0] if text else ""
+    return scale if scale in ("thousand", "million", "billion") else ""
 
 
 def column_paths(head: Sequence[Sequence[Cell]]) -> HeaderLayout:
@@ -182,10 +200,14 @@ def column_paths(head: Sequence[Sequence[Cell]]) -> HeaderLayout:
 
 def _only_scale(text: str) -> bool:
     """A caption that says nothing but the scale and currency ("(in millions)", "$'000",
-    "U.S. $ in thousands", "RMB'Million")."""
-    rest = text
-    for _, rx in SCALE_PATTERNS:
-        rest = rx.sub(" ", rest)
-    rest = re.sub(r"\b(?:in|of|amounts?|dollars?|us|u\.s\.|usd|eur|gbp|rmb|hk)\b|[$€£¥()'’.,]",
-                  " ", rest, flags=re.I)
-    return bool(caption_scale(text)) and not rest.strip()
+    "U.S. $ in thousands", "RMB'Million"): every word in it is a scale word, a currency or a
+    connective of the two."""
+    if not caption_scale(text):
+        return False
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return all(w in SCALE_WORDS or w.upper() in CURRENCY_CODES or w in _CONNECTIVES
+               or w in ("m", "k", "bn", "mn", "mm", "s") for w in words)
+
+
+_CONNECTIVES = frozenset({"in", "of", "amounts", "amount", "dollars", "dollar", "u", "us",
+                          "expressed", "except", "per", "share"})

@@ -115,3 +115,31 @@ def test_the_companion_prose_gives_the_scale_the_sheet_does_not_state(read) -> N
     t = read([["", "2019", "2018"], ["", "(in millions)", ""], ["Other assets", "5,687", "4"]],
              ["Other assets consist of the following (in thousands):"])
     assert t.title == "(in millions)"
+
+
+def test_bracketed_amounts_behind_a_currency_sign_are_figures(read) -> None:
+    t = read([["", "Years Ended December 31,", ""], ["", "2018", "2017"],
+              ["Interest expense", "$(2,085)", "$(3,343)"], ["Interest income", "1,826", "1,284"]])
+    assert t.header[1:] == ("2018", "2017") and labels(t) == ["Interest expense",
+                                                              "Interest income"]
+
+
+def test_a_number_among_header_words_keeps_its_row_in_the_header(read) -> None:
+    t = read([["", "", "Years Ended December 31,", "31,"], ["", "2019", "2018", "2017"],
+              ["State", "$49", "$44", "$48"]])
+    assert t.header[1] == "2019" and labels(t) == ["State"]
+
+
+def test_footnoted_years_are_headings_not_figures(read) -> None:
+    t = read([["(in millions)", "2019", "2018 (4)", "2017 (4)"],
+              ["Total revenues", "$39,506", "$39,383", "$37,792"]])
+    assert t.header[1:] == ("2019", "2018 (4)", "2017 (4)") and t.title == "(in millions)"
+
+
+def test_rows_continued_after_a_blank_line_stay_in_the_table(read) -> None:
+    t = read([["", "2019", "2018"], ["Deferred tax assets:", "", ""], ["Reserves", "245", "255"],
+              ["", "", ""], ["Deferred tax liabilities:", "", ""], ["Intangibles", "—", "(552)"],
+              ["", "", ""], ["Net assets sold", "$—", "$(21,329)"]])
+    assert labels(t) == ["Deferred tax assets:", "Reserves", "Deferred tax liabilities:",
+                         "Intangibles", "Net assets sold"]
+    assert t.header[1:] == ("2019", "2018")
