@@ -126,3 +126,14 @@ def test_to_dict_and_ask_json_carry_values_scale_program(tmp_path: Path,
     out = json.loads(capsys.readouterr().out)
     assert out["values"] == [1250.5] and out["scale"] == "million"
     assert out["program"] == d["program"]
+
+
+def test_which_row_a_superlative_picks_is_answered_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "club.csv").write_text("Player,HR,Team\nHank Aaron,755,Braves\n"
+                                       "Eddie Murray,504,Orioles\nWillie Mays,660,Giants\n",
+                                       encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=SETTINGS) as kb:
+        kb.ingest(tmp_path / "club.csv")
+        a = kb.ask("which player has the least amount of home runs?")
+    assert a.decision == "answer"
+    assert a.values == ("Eddie Murray",)  # the row's name, not its 504
