@@ -9,7 +9,8 @@ from typing import Any
 import pandas as pd
 
 FIELDS = ("text", "brief", "decision", "route", "trust", "requirements", "evidence", "gaps",
-          "conflicts", "derivations", "verification", "ecr", "audit_id", "latency_ms")
+          "conflicts", "derivations", "verification", "ecr", "audit_id", "latency_ms",
+          "values", "scale", "program")
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,12 @@ class Answer:
     ecr: dict | None = None
     audit_id: str = ""
     latency_ms: float = 0.0
+    # what is scored (`hyrag.answer.values`): the value(s) a reader would quote — numbers as
+    # numbers, or text spans — `()` unless the decision is `answer`; their scale ("" |
+    # thousand | million | billion | percent); the program that produced them, when one did
+    values: tuple[object, ...] = ()
+    scale: str = ""
+    program: dict | None = None
     question: str = field(default="", compare=False)
     parsed: Any = field(default=None, compare=False, repr=False)  # the ParsedQuestion
 
@@ -35,7 +42,10 @@ class Answer:
         out: dict[str, object] = {}
         for name in FIELDS:
             v = getattr(self, name)
-            out[name] = [dict(x) for x in v] if isinstance(v, tuple) else v
+            if name == "values":
+                out[name] = list(v)
+            else:
+                out[name] = [dict(x) for x in v] if isinstance(v, tuple) else v
         return out
 
     def to_json(self) -> str:

@@ -212,8 +212,15 @@ class AnswerEngine:
 
         emit("context_pack", context_pack(commitments.facts, getattr(self.kb, "_grant", None),
                                           reader))
+        from hyrag.answer.values import answer_values
+
+        scored = answer_values(original or question, decision=decision, reading=tq,
+                               derivations=derivations, verdicts=verdicts, store=commitments,
+                               ranking=bool(parsed.group_by))
         emit("answer", {"decision": decision, "reason": reason, "text": text,
-                        "evidence": list(dr.evidence), "latency_ms": latency})
+                        "evidence": list(dr.evidence), "values": list(scored.values),
+                        "scale": scored.scale, "program": scored.program,
+                        "latency_ms": latency})
         written = trail.write(store)
         return Answer(
             text=text, brief=md, decision=decision, route=route.value, trust=mode.value,
@@ -223,6 +230,7 @@ class AnswerEngine:
             conflicts=dr.conflicts, derivations=tuple(d.to_dict() for d in derivations),
             verification=verification, ecr=ecr_out,
             audit_id=trail.request_id if written else "", latency_ms=latency,
+            values=scored.values, scale=scored.scale, program=scored.program,
             question=question, parsed=parsed,
         )
 

@@ -5,9 +5,9 @@ For each document: a fresh knowledge base; its table ingested as a DataFrame (th
 that hold no amount are the header — periods, units — and become the column names, joined per
 column; a scale declared in the header captions or, failing that, in the prose — "(in
 thousands)" — is the table's title, so every amount carries it), its paragraphs as text; then each of its questions through `kb.ask`'s engine. The
-prediction is the answer's value (a derivation's result, the committed cell, or the year a
-"which year" question names) with its scale; an answer whose decision is not `answer` is an
-abstention (empty prediction). Scoring re-implements TAT-QA's published conventions: numbers
+prediction is the answer's `values` with its `scale` (`hyrag.answer.values`: a reader's value,
+a derivation's result, the committed cell, or the year a "which year" question names); an
+answer whose decision is not `answer` has none: an abstention (empty prediction). Scoring re-implements TAT-QA's published conventions: numbers
 normalised to four decimals after multiplying by the scale (percent 0.01), so the scale must
 match; multi-span answers compared as a bag; arithmetic and count F1 equal to EM.
 
@@ -172,41 +172,18 @@ def gold_operation(q: dict) -> str:
 
 # -- predictions -----------------------------------------------------------------------------
 def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
+    """(answer, prediction, scale): the answer's own `values` and `scale` (`hyrag.answer.values`),
+    numbers written as TAT-QA's answers are (at most four decimals); an answer whose decision
+    is not `answer` has no values, an abstention (None)."""
     ans = engine.ask(question, trust=trust)
-    if ans.decision != "answer":
+    if not ans.values:
         return ans, None, ""
-    ta = getattr(engine, "last_table_answer", None)
-    if ta is not None:
-        vs = ta["value"] if isinstance(ta["value"], list) else [ta["value"]]
-        return ans, [v if isinstance(v, str) else _num_str(v) for v in vs], ta["scale"]
-    if ans.derivations:
-        d = ans.derivations[-1]
-        unit = d.get("unit", "")
-        scale = "percent" if unit == "%" else _claim_scale(kb, d["operands"][0]["ref"])
-        return ans, [_num_str(d["result"])], scale
-    refs = [r for req in ans.requirements for r in req.get("evidence_refs", [])]
-    if len(ans.requirements) == 1 and refs:
-        row = kb.store.con.execute("SELECT value_text, value_num, coalesce(scale, ''), text "
-                                   "FROM claims WHERE claim_id = ?", [refs[0]]).fetchone()
-        if row:
-            scale = row[2] or ("percent" if "%" in (row[0] or "") else "")
-            if row[1] is None and not row[0]:  # a sentence stating no figure: the engine
-                return ans, [row[3]], ""       # answers with the sentence itself
-            return ans, [_num_str(row[1]) if row[1] is not None else row[0]], scale
-    return ans, None, ""
+    return ans, [v if isinstance(v, str) else _num_str(v) for v in ans.values], ans.scale
 
 
 def _num_str(v: float) -> str:
     v = float(v)
     return str(int(v)) if v.is_integer() else f"{v:.4f}".rstrip("0").rstrip(".")
-
-
-def _claim_scale(kb, ref: str) -> str:  # noqa: ANN001
-    row = kb.store.con.execute("SELECT coalesce(scale, ''), value_text FROM claims WHERE "
-                               "claim_id = ?", [ref]).fetchone()
-    if not row:
-        return ""
-    return row[0] or ("percent" if "%" in (row[1] or "") else "")
 
 
 def _predict_llm(kb, q: dict, args, llm) -> dict:  # noqa: ANN001
@@ -229,6 +206,19 @@ def _predict_llm(kb, q: dict, args, llm) -> dict:  # noqa: ANN001
                 t["status"] in ("ungrounded", "derivation_mismatch") for t in toks),
             "steps": {f"{s}/{how}": n for (s, how), n in steps.items()},
             "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def _program(ans) -> dict:  # noqa: ANN001 - hyrag.Answer or None
+    return (ans.program or {}) if ans is not None else {}
+
+
+def _route(ans) -> str:  # noqa: ANN001 - hyrag.Answer or None
+    """The route written beside a prediction: the table reader's operation when a reader
+    answered ("tableqa:lookup"), else the engine's route."""
+    p = _program(ans)
+    if p.get("kind") == "table_reader":
+        return f"tableqa:{p['operation']}"
+    return ans.route if ans is not None else ""
 
 
 def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
@@ -286,10 +276,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         "grounded": not any(t["status"] in ("ungrounded", "derivation_mismatch")
                                             for t in ver.get("tokens", [])),
                         "verdict": ver.get("verdict"), "confidence": ver.get("confidence"),
-                        "residue": (engine.last_table_answer or {}).get("residue"),
-                        "route": ("tableqa:" + engine.last_table_answer["operation"]
-                                  if getattr(engine, "last_table_answer", None) else
-                                  ans.route if ans is not None else ""),
+                        "residue": _program(ans).get("residue"),
+                        "route": _route(ans),
                         # the question a CRAG rewrite answered instead, when one did
                         "asked": ver["crag"]["attempts"][-1]["question"] if ver.get("crag") and
                         ver["crag"]["stop"].startswith("passed after") else None,

@@ -2,12 +2,12 @@
 the 300 questions of `data/training-before300.tsv`, each asked against its own table.
 
 For each question: a fresh knowledge base holding its table (the CSV, ingested as a user would
-with `kb.ingest(path)`), the question through the answer engine, and the prediction read from
-the answer (a table answer's value, a derivation's result, the committed claim's value, or the
-first entity of a ranking). Scoring follows the dataset's denotation accuracy: the predicted
-values and the target values (several separated by `|`) are normalised — Unicode folded,
-lower-cased, punctuation and articles dropped, numbers compared as numbers — and must match as
-sets. Error classes: abstained (no answer), wrong value (one answer, another value), wrong
+with `kb.ingest(path)`), the question through the answer engine, and the prediction is the
+answer's `values` (`hyrag.answer.values`: a reader's value, a ranking's first row, a
+derivation's result, the row a superlative picks, or the committed claim's value). Scoring
+follows the dataset's denotation accuracy: the predicted values and the target values (several
+separated by `|`) are normalised — Unicode folded, lower-cased, punctuation and articles
+dropped, numbers compared as numbers — and must match as sets. Error classes: abstained (no answer), wrong value (one answer, another value), wrong
 count of values, and engine error. `--out FILE` writes every prediction as JSON.
 """
 
@@ -64,45 +64,11 @@ def correct(pred: list[str] | None, target: list[str]) -> bool:
     return sorted(normalise(p) for p in pred) == sorted(normalise(t) for t in target)
 
 
-# "which member ...", "who ...": the denotation is a row's name; "which year / how many" is not
-_ASKS_NAME = re.compile(r"\s*(?:which|who|whom)\b(?!\s+(?:year|years|date|day|month|season|"
-                        r"time|number|place|rank|position)\b)", re.I)
-
-
-# ... picked by a comparison ("the least home runs"): not "who directed the film X?", whose row
-# is the film and whose answer is a cell
-_SUPERLATIVE = re.compile(r"\b(?:least|most|fewest|highest|lowest|largest|smallest|biggest|"
-                          r"greatest|longest|shortest|best|worst|top)\b", re.I)
-
-
 def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
+    """(answer, prediction): the answer's own `values` (`hyrag.answer.values`), each written
+    as text; an answer with no values (abstained, or nothing to quote) predicts nothing."""
     ans = engine.ask(question, trust=trust)
-    if ans.decision != "answer":
-        return ans, None
-    ta = getattr(engine, "last_table_answer", None)
-    if ta is not None:
-        vs = ta["value"] if isinstance(ta["value"], list) else [ta["value"]]
-        return ans, [_fmt(v) for v in vs]
-    m = re.match(r"Ranked by [^:]+: (.+?) [-\d.,]+ \[1\]", ans.text)
-    if m and re.match(r"\s*(?:which|who|whom)\b", question, re.I):
-        return ans, [m.group(1)]  # "which country ...?" asks for the ranked entity
-    if ans.derivations:
-        return ans, [_fmt(ans.derivations[-1]["result"])]
-    if m:
-        return ans, [m.group(1)]
-    refs = [r for req in ans.requirements for r in req.get("evidence_refs", [])]
-    ent = ans.requirements[0].get("entity") if len(ans.requirements) == 1 else None
-    if ent and refs and _ASKS_NAME.match(question) and _SUPERLATIVE.search(question):
-        return ans, [ent]  # "which member ... has the least home runs?": the row, not its value
-    if len(ans.requirements) == 1 and refs:
-        row = kb.store.con.execute("SELECT value_text FROM claims WHERE claim_id = ?",
-                                   [refs[0]]).fetchone()
-        if row and row[0]:
-            return ans, [row[0]]
-        m = re.search(r" was ([^\[]+?)\s*\[1\]", ans.text)
-        if m:
-            return ans, [m.group(1)]
-    return ans, None
+    return ans, ([_fmt(v) for v in ans.values] if ans.values else None)
 
 
 def _fmt(v: object) -> str:
