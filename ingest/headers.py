@@ -55,7 +55,7 @@ from ingest.cells import (  # noqa: F401  (cell_text, make_unique_names, safe_id
     safe_identifier,
     token_overlap,
 )
-from ingest.layout import HeaderLayout, column_paths, header_extent
+from ingest.layout import HeaderLayout, column_paths, header_extent, restated_headers
 from ingest.types import Cell
 
 HEADER_OVERLAP = 0.70  # seed 003 4.1: skip repeated header rows with >= 0.70 token overlap
@@ -339,7 +339,7 @@ def find_tables(
         rows = [r if len(r) == width else [*r, *([None] * (width - len(r)))] for r in grid]
     else:
         rows = [[normalize_cell(v) for v in r] + [None] * (width - len(r)) for r in grid]
-    blocks = split_blocks(rows)
+    blocks = _split_restated(rows, split_blocks(rows))
     tables: list[_Building] = []
     pending_title: list[list[Cell]] = []
     for b, (start, end) in enumerate(blocks):
@@ -496,6 +496,20 @@ def _paths(hdr_rows: Sequence[Sequence[Cell]], layout: HeaderLayout | None,
         paths = ()
     return tuple(p or (h,) for p, h in zip(paths, header, strict=True)) if paths else tuple(
         (h,) for h in header)
+
+
+def _split_restated(rows: Sequence[Sequence[Cell]],
+                    blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The blocks, each cut where its body prints a header of its own (layout
+    `restated_headers`): tables stacked without a blank line between them."""
+    out: list[tuple[int, int]] = []
+    for start, end in blocks:
+        block = rows[start:end]
+        extent = header_extent(block) if len(block) > 2 else None
+        cuts = restated_headers(block, extent) if extent and extent[0] < extent[1] else []
+        bounds = [start, *(start + c for c in cuts), end]
+        out.extend(zip(bounds, bounds[1:], strict=False))
+    return out
 
 
 def _used_columns(block: Sequence[Sequence[Cell]], width: int) -> list[int]:

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 
 from ingest.cells import cell_kind, cell_text
 from ingest.numbers import scale_hint
-from ingest.schema import is_empty as nil  # "$—": a statement's nil amount, as "—" is
 from ingest.types import Cell
 from ingest.units import CURRENCY_CODES, SCALE_WORDS
 
@@ -52,8 +51,10 @@ def is_amount(v: Cell) -> bool:
     """A figure a body row shows: a number that is not a bare year (a header's period),
     currency and brackets around it or inside them ("$(2,085)", "($ 1,234)") included."""
     kind = cell_kind(v)
-    if kind == "number":  # a year printed letter-spaced ("2 0 1 8") is still a year
-        return cell_kind(cell_text(v).replace(" ", "")) != "year"
+    if kind == "number":  # a year printed letter-spaced ("2 0 1 8") is still a year, and a
+        # number cut off by a comma ("31," of "December 31," split over two cells) is a date's
+        text = cell_text(v)
+        return cell_kind(text.replace(" ", "")) != "year" and not text.endswith(",")
     if kind != "text":
         return False
     text = cell_text(v)
@@ -65,12 +66,8 @@ def is_amount(v: Cell) -> bool:
 
 
 def holds_figures(row: Sequence[Cell]) -> bool:
-    """Does a row show figures right of its first column — more amounts than other values
-    there? A header cell that happens to read as a number ("31," under "Years Ended December")
-    does not make its row a body row."""
-    filled = [c for c in row[1:] if cell_kind(c) not in ("empty", "na") and not nil(c)]
-    amounts = sum(is_amount(c) for c in filled)
-    return amounts > 0 and 2 * amounts > len(filled)
+    """Does a row show a figure right of its first column?"""
+    return any(is_amount(c) for c in row[1:])
 
 
 def _labels_only(row: Sequence[Cell]) -> bool:
@@ -193,7 +190,11 @@ def column_paths(head: Sequence[Sequence[Cell]]) -> HeaderLayout:
                      for c in r[1:] if c and not _only_scale(c))
         paths.append(tuple(dict.fromkeys((*over, *parts))))
         names.append(parts)
-    scale = caption_scale(caption)
+    # each caption on its own: "Percent Change" over two columns does not make "(Dollars in
+    # millions)" in the corner a percentage
+    parts = [r[0] for r in rows if r[0]] + [c for r, sp in zip(rows, span, strict=True) if sp
+                                            for c in r[1:] if c]
+    scale = next((sc for sc in map(caption_scale, parts) if sc), "")
     return HeaderLayout(caption=caption, scale=scale, paths=tuple(paths),
                         name_paths=tuple(names))
 
@@ -211,3 +212,35 @@ def _only_scale(text: str) -> bool:
 
 _CONNECTIVES = frozenset({"in", "of", "amounts", "amount", "dollars", "dollar", "u", "us",
                           "expressed", "except", "per", "share"})
+
+
+def _shape(row: Sequence[Cell]) -> frozenset[int]:
+    return frozenset(j for j, c in enumerate(row) if j and cell_text(c))
+
+
+def restated_headers(rows: Sequence[Sequence[Cell]], extent: tuple[int, int]) -> list[int]:
+    """Where the body prints a header block of its own: the first rows of the next table of a
+    block that stacks tables one under another, each with its own column headings (the dates
+    of 2019 above, of 2018 below). A run of body rows laid out cell for cell as the header rows
+    are (no label, the same columns filled, row by row, no figure), whose words differ from the
+    header's below its first row, followed by a row with a figure, starts such a table. The
+    same headings under another caption are one table per period (`ingest.headers` heuristic
+    7), not a new table."""
+    first, k = extent[0], extent[1] - extent[0]
+    head = rows[first:extent[1]]
+    shape = [_shape(r) for r in head]
+    if any(cell_text(r[0]) for r in head) or not all(shape):
+        return []
+    words = [[cell_text(c) for c in r] for r in head]
+    out: list[int] = []
+    i = extent[1]
+    while i + k < len(rows):
+        run = rows[i:i + k]
+        if [_shape(r) for r in run] == shape and not any(cell_text(r[0]) for r in run) \
+                and not any(holds_figures(r) for r in run) and holds_figures(rows[i + k]) \
+                and [[cell_text(c) for c in r] for r in run][1:] != words[1:]:
+            out.append(i)
+            i += k
+            continue
+        i += 1
+    return out

@@ -143,3 +143,14 @@ def test_rows_continued_after_a_blank_line_stay_in_the_table(read) -> None:
     assert labels(t) == ["Deferred tax assets:", "Reserves", "Deferred tax liabilities:",
                          "Intangibles", "Net assets sold"]
     assert t.header[1:] == ("2019", "2018")
+
+
+def test_tables_stacked_with_their_own_headings_are_two_tables(tmp_path: Path) -> None:
+    grid = [["", "September 29,", "July 7,"], ["", "2019", "2019"],
+            ["High", "$91.30", "$87.84"], ["Low", "$70.77", "$75.80"],
+            ["", "September 30,", "July 8,"], ["", "2018", "2018"],
+            ["High", "$93.98", "$92.46"], ["Low", "$81.87", "$79.23"]]
+    first, second = read_path(write_grid(tmp_path / "prices.csv", grid))
+    assert first.header[1:] == ("September 29, 2019", "July 7, 2019")
+    assert second.header[1:] == ("September 30, 2018", "July 8, 2018")
+    assert [r[0] for r in second.rows] == ["High", "Low"] and second.row_locs == (7, 8)
