@@ -44,6 +44,10 @@ class RawTable:
     # A PDF table continued across pages: the page of each row, whose `row_locs` then count
     # within that page. Empty when every row is on `page` (or the source has no pages).
     row_pages: tuple[int, ...] = field(default=())
+    # The decimal mark the file's format implies, where it implies one: "," for a
+    # semicolon-delimited text file (spreadsheet programs write ";" where "," is the decimal
+    # mark). Only a column whose own cells prove no mark falls back to it (`ingest.typed`).
+    decimal_mark: str = ""
 
     def __post_init__(self) -> None:
         if len(self.rows) != len(self.row_locs):

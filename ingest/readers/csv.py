@@ -392,6 +392,7 @@ def read_csv(
                 table_index=i,
                 title=t.title,
                 notes=(*file_notes, *mine, *t.notes),
+                decimal_mark="," if delimiter == ";" else "",
             )
         )
     return tables
