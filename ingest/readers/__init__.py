@@ -1,6 +1,7 @@
 """Readers: one file (or DataFrame) -> the `RawTable`s in it, dispatched by file extension.
 
-Readers keep cells as the format gives them (CSV: strings; XLSX: numbers, dates, strings) and
+Readers keep cells as the format gives them (CSV: strings; XLSX/XLS/ODS: numbers, dates,
+strings) and
 every cell's file coordinates; typing, number cleaning and claims come later. PDFs are read by
 `ingest.pdf` (owned separately); it is imported only when a PDF is asked for, so a missing
 pdfplumber never breaks CSV or XLSX ingestion.
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from ingest.errors import UnsupportedFormatError
 from ingest.headers import HEADER_OVERLAP
+from ingest.readers.calamine import read_calamine
 from ingest.readers.csv import read_csv
 from ingest.readers.frame import read_dataframe
 from ingest.readers.xlsx import read_xlsx
@@ -20,8 +22,9 @@ from ingest.types import RawTable
 
 DELIMITED = (".csv", ".tsv", ".txt")
 WORKBOOKS = (".xlsx", ".xlsm")
+LEGACY_WORKBOOKS = (".xls", ".ods")  # read by python-calamine (`ingest.readers.calamine`)
 
-__all__ = ["read_csv", "read_dataframe", "read_path", "read_xlsx"]
+__all__ = ["read_calamine", "read_csv", "read_dataframe", "read_path", "read_xlsx"]
 
 
 def read_path(
@@ -38,6 +41,8 @@ def read_path(
         return read_csv(path, header_overlap=header_overlap, require_delimiter=ext == ".txt")
     if ext in WORKBOOKS:
         return read_xlsx(path, header_overlap=header_overlap, sheet=sheet)
+    if ext in LEGACY_WORKBOOKS:
+        return read_calamine(path, header_overlap=header_overlap, sheet=sheet)
     if ext == ".pdf":
         if importlib.util.find_spec("ingest.pdf") is None:
             raise UnsupportedFormatError("PDF tables are not supported yet", source=str(path))
@@ -48,9 +53,8 @@ def read_path(
                 f"PDF reading is unavailable ({e})", source=str(path)
             ) from e
         return list(read_pdf_tables(p))
-    hint = " (save legacy .xls workbooks as .xlsx)" if ext == ".xls" else ""
     raise UnsupportedFormatError(
         f"no reader for {ext or 'files without an extension'!r}; supported: "
-        ".csv .tsv .txt .xlsx .xlsm .pdf" + hint,
+        ".csv .tsv .txt .xlsx .xlsm .xls .ods .pdf",
         source=str(path),
     )
