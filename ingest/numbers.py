@@ -355,6 +355,7 @@ def parse_number(text: object, *, decimal: str = ".") -> ParsedNumber | None:
 
 # digits with "." or "," between them: the part of a cell whose separators need reading
 _SEPARATED = re.compile(r"\d+(?:[.,]\d+)+")
+_ONE_DOT = re.compile(r"[+-]?(\d+)\.(\d+)")
 
 
 def decimal_vote(text: object) -> str | None:
@@ -362,6 +363,9 @@ def decimal_vote(text: object) -> str | None:
     no number. See `column_decimal_mark` for the rule."""
     if not isinstance(text, str):
         return None
+    if (m := _ONE_DOT.fullmatch(text)) is not None:  # "1234.56", the common case, cheaply
+        head, tail = m.groups()
+        return None if len(tail) == 3 and len(head) <= 3 and head[0] != "0" else "."
     for run in _SEPARATED.findall(text):
         dots, commas = run.count("."), run.count(",")
         if dots and commas:
@@ -400,13 +404,16 @@ def column_decimal_mark(values: Iterable[object], fallback: str = ".") -> Decima
     derives from the rest of the table or the file (`ingest.typed`), never from one global
     guess. Pure: the same cells always give the same mark.
     """
+    cells = values if isinstance(values, list | tuple) else list(values)
     votes: Counter[str] = Counter()
     example: dict[str, str] = {}
-    for v in values:
+    for i, v in enumerate(cells):
         mark = decimal_vote(v)
         if mark is not None:
             votes[mark] += 1
             example.setdefault(mark, str(v).strip())
+            if abs(votes["."] - votes[","]) > len(cells) - i - 1:
+                break  # the cells left cannot change the majority: the same answer, sooner
     if votes["."] != votes[","]:
         mark = "." if votes["."] > votes[","] else ","
         return DecimalMark(mark, True, example[mark])

@@ -148,6 +148,12 @@ def _factorize_marked(
     return codes, uniq_all, marks_all
 
 
+def _distinct_strings(values: list[Cell]) -> list[str]:
+    """The distinct string cells in order of appearance (so notes quote the same example on
+    every run), without a Python loop over repeats."""
+    return [v for v in _factorize(values)[1] if isinstance(v, str)]
+
+
 def _decimal_marks(
     table: RawTable, schema: TableSchema, cols: list[tuple[Cell, ...]], long: LongTable | None,
     file_mark: str,
@@ -170,8 +176,7 @@ def _decimal_marks(
                 groups.setdefault((c.name, loc), (h, []))[1].append(v)
         else:
             groups[(c.name, table.col_locs[c.position])] = (c.header, list(values))
-    found = {k: column_decimal_mark({v for v in vals if isinstance(v, str)})
-             for k, (_, vals) in groups.items()}
+    found = {k: column_decimal_mark(_distinct_strings(vals)) for k, (_, vals) in groups.items()}
     proven = {d.mark for d in found.values() if d.decided}
     if len(proven) == 1:
         fallback, why_fallback = next(iter(proven)), "as the table's other columns prove"
