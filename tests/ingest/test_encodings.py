@@ -7,6 +7,7 @@ import pytest
 
 import hyrag
 from hyrag.errors import IngestFailed
+from ingest.text import read_text_file
 
 # Company, city, revenue: enough rows that the detector sees the file's characters, as a real
 # export would have them.
@@ -95,3 +96,14 @@ def test_nul_bytes_that_are_no_utf16_are_still_refused(tmp_path):
     p.write_bytes(b"\x00\x01\x02garbage\x00" * 50)
     with hyrag.open(tmp_path / "kb") as kb, pytest.raises(IngestFailed, match="bin.csv.*binary"):
         kb.ingest(p)
+
+
+def test_big5_prose_file_is_read_as_big5(tmp_path):
+    """Prose files share the detector: a Big5 report's sentence keeps its company name."""
+    text = ("台積電二零二三年營收為新台幣二兆一千六百億元，較前一年成長百分之九。\n\n"
+            "鴻海精密工業的營收則為六兆一千六百億元。公司預計明年持續投資先進製程。\n")
+    p = tmp_path / "report.txt"
+    p.write_bytes(text.encode("big5"))
+    passages = read_text_file(p)
+    assert passages[0].text.startswith("台積電二零二三年")
+    assert passages[1].text.startswith("鴻海精密工業")
