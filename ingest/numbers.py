@@ -233,7 +233,7 @@ def decimals_shown(text: object) -> int:
 _BETWEEN_DIGITS = re.compile(r"(?<=\d)[.,](?=\d)")
 
 
-def _repeated(s: str, original: str, decimal: str) -> ParsedNumber | None:
+def _repeated(s: str, original: str) -> ParsedNumber | None:
     """A figure followed by itself in brackets, as some extracted report tables print a cell:
     "1.51% ( 1.51 % )", "$ 5735 ( 5735 )". The bracketed copy is the same figure again (the
     same magnitude and scale), not a negative or a second figure; anything else stays unread
@@ -250,8 +250,8 @@ def _repeated(s: str, original: str, decimal: str) -> ParsedNumber | None:
     head, inner = s[:i].strip(), s[i + 1 : -1].strip()
     if not head or not inner or "(" in head and ")" not in head:
         return None
-    a = parse_number(head, decimal=decimal)
-    b = parse_number(inner, decimal=decimal)
+    a = parse_number(head)
+    b = parse_number(inner)
     if a is None or b is None or abs(a.value) != abs(b.value) or a.scale != b.scale:
         return None
     return replace(a, text=original)
@@ -290,7 +290,7 @@ def parse_number(text: object, *, decimal: str = ".") -> ParsedNumber | None:
         m = _CELL.match(fn.group(1))
         original = fn.group(1)  # the amount as displayed, without its footnote mark
     if m is None:
-        return _repeated(s, original, decimal)
+        return _repeated(s, original)  # `s` is in the one-way form already: no second swap
     signs = [g for g in (m.group("sign0"), m.group("sign1"), m.group("sign2")) if g]
     parens = bool(m.group("open")), bool(m.group("close"))
     if parens[0] != parens[1] or len(signs) > 1:

@@ -190,7 +190,7 @@ def _decimal_marks(
         per_group[k] = mark
         # a fallback is worth a note only where it changed a reading: a cell with a mark
         if mark == "," and (d.decided or any(
-                isinstance(v, str) and _BETWEEN_DIGITS.search(v) for v in groups[k][1])):
+                _BETWEEN_DIGITS.search(v) for v in _distinct_strings(groups[k][1]))):
             why = f"cells such as {d.example!r}" if d.decided else why_fallback
             notes.append(f"column {groups[k][0]!r}: ',' is the decimal mark ({why})")
     if len(notes) > MAX_MARK_NOTES:

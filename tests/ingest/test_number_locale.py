@@ -52,6 +52,7 @@ def test_column_mark_comes_from_its_own_cells_with_the_fallback_only_without_pro
     ("1 234,56", 1234.56), ("1\u00a0234,56", 1234.56), ("1\u202f234,56", 1234.56),
     ("1.234.567", 1234567.0), ("-1.234,5", -1234.5), ("(1.234,50)", -1234.5),
     ("€ 1.200,50", 1200.5), ("12,5 %", 12.5), ("1,613", 1.613),
+    ("1,5% ( 1,5 % )", 1.5), ("1.234 ( 1.234 )", 1234.0),
 ])
 def test_parse_number_with_a_decimal_comma(cell, value):
     assert parse_number(cell, decimal=",").value == value
