@@ -274,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--attest", metavar="TEXT", default=None,
                         help="attestation for a STEP_UP verdict (recorded in the audit log)")
 
-    sp = sub.add_parser("ingest", help="ingest files or folders (CSV, XLSX, PDF, TXT, MD)")
+    sp = sub.add_parser("ingest", help="ingest files or folders (CSV, XLSX, XLS, ODS, PDF, TXT, MD)")
     sp.add_argument("paths", nargs="+")
     sp.add_argument("--keep-going", action="store_true",
                     help="report a failing file and continue with the others")

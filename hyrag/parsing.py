@@ -21,7 +21,7 @@ from ingest.schema import SchemaOptions, infer_schema
 from ingest.typed import TypedTable, prepare_table
 from ingest.types import ClaimRecord, Passage, RawTable, RelationRecord
 
-TABLE_EXTENSIONS = (".csv", ".tsv", ".xlsx", ".xlsm")
+TABLE_EXTENSIONS = (".csv", ".tsv", ".xlsx", ".xlsm", ".xls", ".ods")
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 PDF_EXTENSIONS = (".pdf",)
 SUPPORTED = TABLE_EXTENSIONS + TEXT_EXTENSIONS + PDF_EXTENSIONS

@@ -170,6 +170,7 @@ def melt(table: RawTable, spec: WideSpec) -> LongTable:
         title=table.title,
         notes=(*table.notes, f"melted {len(spec.period_positions)} period columns into rows"),
         row_pages=tuple(pages),
+        decimal_mark=table.decimal_mark,
     )
     return LongTable(
         long, tuple(col_locs), tuple(headers), has_measure, any(m for m in spec.measures)

@@ -8,10 +8,13 @@ thousands"): `scale_hint` reads those and `ParsedNumber.with_hint` applies them.
 
 Conventions (each a choice that avoids guessing):
 
-- The decimal separator is "." and "," groups thousands ("1,234" is 1234). A European decimal
-  comma is read only where no English reading exists: "1.234,56", "1 234,56", "12,5" (a comma
-  followed by 1-2 or 4+ digits cannot group thousands); "1.234.567" (two dot groups) is
-  1234567. "1,234" stays 1234 and "1.234" stays 1.234.
+- One cell alone: the decimal separator is "." and "," groups thousands ("1,234" is 1234). A
+  European decimal comma is read only where no English reading exists: "1.234,56", "1 234,56",
+  "12,5" (a comma followed by 1-2 or 4+ digits cannot group thousands); "1.234.567" (two dot
+  groups) is 1234567. "1,234" stays 1234 and "1.234" stays 1.234.
+- A column of cells: `column_decimal_mark` decides the column's decimal mark from the evidence
+  of its own cells ("3,5" and "1.234,56" say ","; "1.5" and "1,234.56" say "."), and
+  `parse_number(text, decimal=",")` then reads "1.613" as 1613 and "1,613" as 1.613.
 - Thousands may also be grouped by spaces (plain, non-breaking, narrow) or apostrophes in a
   cell; in prose only commas and non-breaking spaces group, because "in 12 345 cases" is rare
   and "in 2023 412 nurses" is not.
@@ -37,6 +40,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -53,8 +58,11 @@ from ingest.units import UNITS as _UNITS
 __all__ = [
     "CURRENCY_CODES",
     "SCALES",
+    "DecimalMark",
     "ParsedNumber",
     "find_numbers",
+    "column_decimal_mark",
+    "decimal_vote",
     "parse_number",
     "scale_hint",
 ]
@@ -222,32 +230,67 @@ def decimals_shown(text: object) -> int:
     return len(m.group(1)) if m else 0
 
 
+_BETWEEN_DIGITS = re.compile(r"(?<=\d)[.,](?=\d)")
+
+
+def _repeated(s: str, original: str) -> ParsedNumber | None:
+    """A figure followed by itself in brackets, as some extracted report tables print a cell:
+    "1.51% ( 1.51 % )", "$ 5735 ( 5735 )". The bracketed copy is the same figure again (the
+    same magnitude and scale), not a negative or a second figure; anything else stays unread
+    ("1,234 (12)" may be an amount and its change)."""
+    if not s.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(s) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(s[i], 0)
+        if depth == 0:
+            break
+    else:
+        return None
+    head, inner = s[:i].strip(), s[i + 1 : -1].strip()
+    if not head or not inner or "(" in head and ")" not in head:
+        return None
+    a = parse_number(head)
+    b = parse_number(inner)
+    if a is None or b is None or abs(a.value) != abs(b.value) or a.scale != b.scale:
+        return None
+    return replace(a, text=original)
+
+
 # an amount (thousands grouped, or after a currency sign) followed by a footnote reference
 _FOOTNOTED = re.compile(r"(\(?[$€£¥]?\s?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(?[$€£¥]\s?\(?\d+"
                         r"(?:\.\d+)?\)?)\s*(?:\((?:\d|[a-z])\)|\*{1,3})", re.I)
 
 
-def parse_number(text: object) -> ParsedNumber | None:
+def parse_number(text: object, *, decimal: str = ".") -> ParsedNumber | None:
     """The number a cell displays, or None when the cell is not a number.
 
     None for blanks and placeholders ("", "-", "N/A", "n.a.", "#DIV/0!"), words, dates, months
     and quarters ("2024-03-01", "03/2024", "2024M03", "Q1 2024"), and booleans. See the module
     docstring for separators, scales, currencies and negatives.
+
+    `decimal` is the decimal mark of the cell's column (`column_decimal_mark`): with ",",
+    "1.613" is 1613, "1,5" is 1.5 and "1.234,56" is 1234.56.
     """
     if text is None:
         return None
     if not isinstance(text, str):
         return _typed(text)
+    if decimal not in (".", ","):
+        raise ValueError(f"decimal mark must be '.' or ',', got {decimal!r}")
     original = text
     s = re.sub(r"\s+", " ", text.translate(_SPACES).translate(_MINUS)).strip()
     if not s or s.lower() in _NULLS or not any(ch.isdigit() for ch in s):
         return None
+    if decimal == "," and ("." in s or "," in s):
+        # the column writes 1.234,56: swap the marks between digits and read it the one way
+        s = _BETWEEN_DIGITS.sub(lambda g: "," if g.group() == "." else ".", s)
     m = _CELL.match(s)
     if m is None and (fn := _FOOTNOTED.fullmatch(s)):
         m = _CELL.match(fn.group(1))
         original = fn.group(1)  # the amount as displayed, without its footnote mark
     if m is None:
-        return None
+        return _repeated(s, original)  # `s` is in the one-way form already: no second swap
     signs = [g for g in (m.group("sign0"), m.group("sign1"), m.group("sign2")) if g]
     parens = bool(m.group("open")), bool(m.group("close"))
     if parens[0] != parens[1] or len(signs) > 1:
@@ -305,6 +348,76 @@ def parse_number(text: object) -> ParsedNumber | None:
     value = -value if negative else value
     value = value + 0.0  # -0.0 -> 0.0
     return ParsedNumber(value, scale, currency or unit, original)
+
+
+# --------------------------------------------------------------------------------------------
+# A column's decimal mark
+
+# digits with "." or "," between them: the part of a cell whose separators need reading
+_SEPARATED = re.compile(r"\d+(?:[.,]\d+)+")
+_ONE_DOT = re.compile(r"[+-]?(\d+)\.(\d+)")
+
+
+def decimal_vote(text: object) -> str | None:
+    """The decimal mark one cell proves ("." or ","), or None when it reads both ways or is
+    no number. See `column_decimal_mark` for the rule."""
+    if not isinstance(text, str):
+        return None
+    if (m := _ONE_DOT.fullmatch(text)) is not None:  # "1234.56", the common case, cheaply
+        head, tail = m.groups()
+        return None if len(tail) == 3 and len(head) <= 3 and head[0] != "0" else "."
+    for run in _SEPARATED.findall(text):
+        dots, commas = run.count("."), run.count(",")
+        if dots and commas:
+            return "." if run.rfind(".") > run.rfind(",") else ","
+        sep = "." if dots else ","
+        other = "," if sep == "." else "."
+        head, *groups = run.split(sep)
+        if len(groups) > 1:
+            if 1 <= len(head) <= 3 and all(len(g) == 3 for g in groups):
+                return other  # "1.234.567": the repeated mark groups thousands
+            continue  # "2024.03.01", "1.2.3": a date or a version, not a number
+        if len(groups[0]) != 3 or head.startswith("0") or len(head) > 3:
+            return sep  # "3,5", "2.25", "0.125", "12047.5": no thousands group reads so
+    return None
+
+
+@dataclass(frozen=True)
+class DecimalMark:
+    """The decimal mark a column's numbers are read with, and what decided it."""
+
+    mark: str  # "." or ","
+    decided: bool  # True when the column's own cells proved it; False: the fallback
+    example: str | None = None  # a cell that proved it ("1.234,56")
+
+
+def column_decimal_mark(values: Iterable[object], fallback: str = ".") -> DecimalMark:
+    """The decimal mark of one column, from the evidence of its own cells.
+
+    Evidence rule: a cell proves a mark only where its separators have a single reading —
+    both marks in one number, the last is the decimal ("1.234,56", "1,234.56"); one mark
+    repeated between 3-digit groups groups thousands, so the other is the decimal
+    ("1.234.567"); one mark once, not followed by exactly three digits, or after a leading 0
+    or more than three digits, is the decimal ("3,5", "2.25", "0.125", "12047,5"). A cell like
+    "1.613" or "1,613" proves nothing: it reads both ways. The column takes the mark most of
+    its proving cells name; with no proof (or a tie) it takes `fallback`, which the caller
+    derives from the rest of the table or the file (`ingest.typed`), never from one global
+    guess. Pure: the same cells always give the same mark.
+    """
+    cells = values if isinstance(values, list | tuple) else list(values)
+    votes: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    for i, v in enumerate(cells):
+        mark = decimal_vote(v)
+        if mark is not None:
+            votes[mark] += 1
+            example.setdefault(mark, str(v).strip())
+            if abs(votes["."] - votes[","]) > len(cells) - i - 1:
+                break  # the cells left cannot change the majority: the same answer, sooner
+    if votes["."] != votes[","]:
+        mark = "." if votes["."] > votes[","] else ","
+        return DecimalMark(mark, True, example[mark])
+    return DecimalMark(fallback, False)
 
 
 # --------------------------------------------------------------------------------------------

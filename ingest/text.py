@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from ingest.encodings import detect_encoding
 from ingest.errors import EmptyFileError, UnreadableFileError
 from ingest.types import Passage
 
@@ -170,18 +171,6 @@ _SETEXT_RE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
 
-def _decode(raw: bytes, source: str) -> str:
-    """utf-8 (with or without BOM) first, then cp1252 — the two encodings prose files come in."""
-    for enc in ("utf-8-sig", "cp1252"):
-        try:
-            return raw.decode(enc)
-        except UnicodeDecodeError:
-            continue
-    raise UnreadableFileError(
-        "the file is neither UTF-8 nor Windows-1252 text", source=source
-    )  # pragma: no cover - cp1252 decodes almost everything
-
-
 def _blocks_markdown(text: str) -> list[str]:
     """Markdown -> blocks: headings alone, each list item alone, paragraphs joined on one line.
 
@@ -291,12 +280,7 @@ def read_text_file(path: str | Path) -> list[Passage]:
         raw = p.read_bytes()
     except OSError as e:
         raise UnreadableFileError(f"cannot read the file: {e.strerror or e}", source=source) from e
-    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise UnreadableFileError("the file is binary, not text", source=source)
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = raw.decode("utf-16")
-    else:
-        text = _decode(raw, source)
+    text = detect_encoding(raw, source).text  # BOM, UTF-8, else charset-normalizer
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     is_md = p.suffix.lower() in {".md", ".markdown"}
     blocks = _blocks_markdown(text) if is_md else _blocks_plain(text)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ingest.melt import LongTable, detect_wide, melt
-from ingest.numbers import SCALES, find_numbers, parse_number
+from ingest.numbers import SCALES, column_decimal_mark, find_numbers, parse_number
 from ingest.schema import (
     Role,
     SchemaOptions,
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ingest.tablemodel import TableModel
 
 MAX_CONTEXT_COLUMNS = 3  # categorical values repeated in each cell claim so it stands alone
+MAX_MARK_NOTES = 5  # columns named one by one in the notes on decimal commas; then a count
 
 
 @dataclass(frozen=True)
@@ -110,22 +111,20 @@ def subject_from_title(title: str | None) -> str | None:
 
 
 _PLAIN = re.compile(r"[+-]?\d+(\.\d+)?")
+_BETWEEN_DIGITS = re.compile(r"\d[.,]\d")
 
 
-def _parse_numbers(values: set[Cell]) -> dict[object, tuple[float, str, str, str] | None]:
-    """Distinct value -> (number, display text, scale, unit); plain decimals skip the cleaner."""
-    out: dict[object, tuple[float, str, str, str] | None] = {}
-    for v in values:
-        if isinstance(v, bool) or is_empty(v):
-            out[v] = None
-        elif isinstance(v, int | float):
-            out[v] = (float(v), format_number(float(v)), "", "")
-        elif isinstance(v, str) and _PLAIN.fullmatch(v.strip()):
-            out[v] = (float(v), v.strip(), "", "")
-        else:
-            p = parse_number(v)
-            out[v] = None if p is None else (p.value, str(v).strip(), p.scale, p.unit)
-    return out
+def _parse_one(v: Cell, decimal: str) -> tuple[float, str, str, str] | None:
+    """(number, display text, scale, unit) of one distinct value; plain decimals skip the
+    cleaner unless the column's decimal mark is "," ("1.613" is then 1613)."""
+    if isinstance(v, bool) or is_empty(v):
+        return None
+    if isinstance(v, int | float):
+        return (float(v), format_number(float(v)), "", "")
+    if isinstance(v, str) and decimal == "." and _PLAIN.fullmatch(v.strip()):
+        return (float(v), v.strip(), "", "")
+    p = parse_number(v, decimal=decimal)
+    return None if p is None else (p.value, str(v).strip(), p.scale, p.unit)
 
 
 def _factorize(values: list[Cell]) -> tuple[np.ndarray, list[Cell]]:
@@ -135,9 +134,84 @@ def _factorize(values: list[Cell]) -> tuple[np.ndarray, list[Cell]]:
     return codes, list(uniq)
 
 
-def _parse_numbers_list(values: list[Cell]) -> list[tuple[float, str, str, str] | None]:
-    parsed = _parse_numbers(set(values))
-    return [parsed[v] for v in values]
+def _factorize_marked(
+    values: list[Cell], marks: str | list[str]
+) -> tuple[np.ndarray, list[Cell], list[str]]:
+    """`_factorize` where the decimal mark may differ per row (a melted value column gathers
+    period columns whose cells proved different marks): distinct (value, mark) pairs."""
+    if isinstance(marks, str):
+        codes, uniq = _factorize(values)
+        return codes, uniq, [marks] * len(uniq)
+    codes = np.full(len(values), -1, dtype=np.intp)
+    uniq_all: list[Cell] = []
+    marks_all: list[str] = []
+    for mark in sorted(set(marks)):
+        idx = np.array([i for i, m in enumerate(marks) if m == mark], dtype=np.intp)
+        sub, uniq = _factorize([values[i] for i in idx])
+        codes[idx] = np.where(sub >= 0, sub + len(uniq_all), -1)
+        uniq_all.extend(uniq)
+        marks_all.extend([mark] * len(uniq))
+    return codes, uniq_all, marks_all
+
+
+def _distinct_strings(values: list[Cell]) -> list[str]:
+    """The distinct string cells in order of appearance (so notes quote the same example on
+    every run), without a Python loop over repeats."""
+    return [v for v in _factorize(values)[1] if isinstance(v, str)]
+
+
+def _decimal_marks(
+    table: RawTable, schema: TableSchema, cols: list[tuple[Cell, ...]], long: LongTable | None,
+    file_mark: str,
+) -> tuple[dict[str, str | list[str]], list[str]]:
+    """The decimal mark of every numeric column (per row where a melted value column gathers
+    file columns that differ), and a note for each column read with a decimal comma.
+
+    Each file column is decided by `column_decimal_mark` from its own cells. Only a column
+    whose cells prove nothing ("1.613", "2.830", "12.047") falls back: to the mark the table's
+    other columns proved, if they agree, else to what the file format implies (a ";" file
+    writes decimal commas), else ".".
+    """
+    groups: dict[tuple[str, int], tuple[str, list[Cell]]] = {}
+    for c in schema.columns:
+        if c.role is not Role.NUMERIC:
+            continue
+        values = cols[c.position]
+        if long is not None and c.name == "value":
+            for v, loc, h in zip(values, long.value_col_locs, long.value_headers, strict=True):
+                groups.setdefault((c.name, loc), (h, []))[1].append(v)
+        else:
+            groups[(c.name, table.col_locs[c.position])] = (c.header, list(values))
+    found = {k: column_decimal_mark(_distinct_strings(vals)) for k, (_, vals) in groups.items()}
+    proven = {d.mark for d in found.values() if d.decided}
+    if len(proven) == 1:
+        fallback, why_fallback = next(iter(proven)), "as the table's other columns prove"
+    else:
+        fallback = file_mark or "."
+        why_fallback = "the file is semicolon-delimited and its cells read both ways"
+    notes: list[str] = []
+    per_group: dict[tuple[str, int], str] = {}
+    for k, d in found.items():
+        mark = d.mark if d.decided else fallback
+        per_group[k] = mark
+        # a fallback is worth a note only where it changed a reading: a cell with a mark
+        if mark == "," and (d.decided or any(
+                _BETWEEN_DIGITS.search(v) for v in _distinct_strings(groups[k][1]))):
+            why = f"cells such as {d.example!r}" if d.decided else why_fallback
+            notes.append(f"column {groups[k][0]!r}: ',' is the decimal mark ({why})")
+    if len(notes) > MAX_MARK_NOTES:
+        notes = [*notes[:MAX_MARK_NOTES], f"... and {len(notes) - MAX_MARK_NOTES} more columns "
+                 "read with ',' as the decimal mark"]
+    out: dict[str, str | list[str]] = {}
+    for c in schema.columns:
+        if c.role is not Role.NUMERIC:
+            continue
+        if long is not None and c.name == "value":
+            rows = [per_group[(c.name, loc)] for loc in long.value_col_locs]
+            out[c.name] = rows if len(set(rows)) > 1 else (rows[0] if rows else ".")
+        else:
+            out[c.name] = per_group[(c.name, table.col_locs[c.position])]
+    return out, notes
 
 
 def _scale_change_notes(
@@ -200,7 +274,7 @@ def prepare_table(raw: RawTable, opts: SchemaOptions | None = None) -> TypedTabl
     schema = infer_schema(table, opts)
     if long is not None:
         schema = _force_long_roles(schema, long)
-    typed = _with_sections(_type(table, schema, opts, long), raw, table)
+    typed = _with_sections(_type(table, schema, opts, long, raw.decimal_mark), raw, table)
     lost = _loss_notes(raw, typed)
     if lost:
         from dataclasses import replace
@@ -317,7 +391,8 @@ def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:
 
 
 def _type(
-    table: RawTable, schema: TableSchema, opts: SchemaOptions, long: LongTable | None
+    table: RawTable, schema: TableSchema, opts: SchemaOptions, long: LongTable | None,
+    file_mark: str = "",
 ) -> TypedTable:
     n = len(table.rows)
     fy = opts.fiscal_year_start_month
@@ -327,11 +402,13 @@ def _type(
 
     time_col = schema.time_column
     time_keys: list[TimeKey | None] = [None] * n
+    marks, mark_notes = _decimal_marks(table, schema, cols, long, file_mark)
+    notes.extend(mark_notes)
     for c in schema.columns:
         values = list(cols[c.position])
         if c.role is Role.NUMERIC:
-            codes, uniq = _factorize(values)
-            parsed_u = _parse_numbers_list(uniq)
+            codes, uniq, umarks = _factorize_marked(values, marks[c.name])
+            parsed_u = [_parse_one(v, m) for v, m in zip(uniq, umarks, strict=True)]
             ok_u = np.array([p is not None for p in parsed_u] + [False])
             num_u = np.array([p[0] if p else np.nan for p in parsed_u] + [np.nan])
             text_u = np.array([p[1] if p else None for p in parsed_u] + [None], dtype=object)

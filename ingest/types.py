@@ -47,6 +47,10 @@ class RawTable:
     # Each column's header levels, top to bottom (`ingest.layout`): a group heading and the
     # period under it as two levels. Empty when the reader knows only the joined `header`.
     column_paths: tuple[tuple[str, ...], ...] = field(default=())
+    # The decimal mark the file's format implies, where it implies one: "," for a
+    # semicolon-delimited text file (spreadsheet programs write ";" where "," is the decimal
+    # mark). Only a column whose own cells prove no mark falls back to it (`ingest.typed`).
+    decimal_mark: str = ""
 
     def __post_init__(self) -> None:
         if len(self.rows) != len(self.row_locs):

@@ -1,6 +1,7 @@
 """Readers: one file (or DataFrame) -> the `RawTable`s in it, dispatched by file extension.
 
-Readers keep cells as the format gives them (CSV: strings; XLSX: numbers, dates, strings) and
+Readers keep cells as the format gives them (CSV: strings; XLSX/XLS/ODS: numbers, dates,
+strings) and
 every cell's file coordinates; typing, number cleaning and claims come later. PDFs are read by
 `ingest.pdf` (owned separately); it is imported only when a PDF is asked for, so a missing
 pdfplumber never breaks CSV or XLSX ingestion.
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from ingest.errors import UnsupportedFormatError
 from ingest.headers import HEADER_OVERLAP
+from ingest.readers.calamine import read_calamine
 from ingest.readers.csv import read_csv
 from ingest.readers.frame import read_dataframe
 from ingest.readers.xlsx import read_xlsx
@@ -20,8 +22,10 @@ from ingest.types import RawTable
 
 DELIMITED = (".csv", ".tsv", ".txt")
 WORKBOOKS = (".xlsx", ".xlsm")
+LEGACY_WORKBOOKS = (".xls", ".ods")  # read by python-calamine (`ingest.readers.calamine`)
 
-__all__ = ["read_csv", "read_dataframe", "read_path", "read_xlsx", "with_companion_prose"]
+__all__ = ["read_calamine", "read_csv", "read_dataframe", "read_path", "read_xlsx",
+           "with_companion_prose"]
 # The prose of a table file: a text file beside it with the same stem ("report.csv" and
 # "report.txt"), as a report exported to a sheet and its notes. It is read only for what it says
 # about the table (its scale); it is ingested as text in its own right.
@@ -44,6 +48,9 @@ def read_path(
     if ext in WORKBOOKS:
         return with_companion_prose(p, read_xlsx(path, header_overlap=header_overlap,
                                                  sheet=sheet))
+    if ext in LEGACY_WORKBOOKS:
+        return with_companion_prose(p, read_calamine(path, header_overlap=header_overlap,
+                                                     sheet=sheet))
     if ext == ".pdf":
         if importlib.util.find_spec("ingest.pdf") is None:
             raise UnsupportedFormatError("PDF tables are not supported yet", source=str(path))
@@ -54,10 +61,9 @@ def read_path(
                 f"PDF reading is unavailable ({e})", source=str(path)
             ) from e
         return list(read_pdf_tables(p))
-    hint = " (save legacy .xls workbooks as .xlsx)" if ext == ".xls" else ""
     raise UnsupportedFormatError(
         f"no reader for {ext or 'files without an extension'!r}; supported: "
-        ".csv .tsv .txt .xlsx .xlsm .pdf" + hint,
+        ".csv .tsv .txt .xlsx .xlsm .xls .ods .pdf",
         source=str(path),
     )
 

@@ -3,9 +3,11 @@
 Cells stay strings (blank -> None): a CSV carries no types, and guessing them here would
 duplicate schema inference. What this reader does decide is everything about the bytes:
 
-- Encoding: a BOM wins (UTF-8-sig, UTF-16); otherwise strict UTF-8, then cp1252 (what Excel on
-  Windows writes), then latin-1 as a last resort that never fails. The choice is in `notes`,
-  because a mis-decoded "Malmö" is a silent wrong answer later.
+- Encoding: a BOM wins (UTF-8-sig, UTF-16, UTF-32); otherwise strict UTF-8, otherwise
+  charset-normalizer over the whole byte range (Big5, GBK, Shift-JIS, cp1252, UTF-16 without a
+  BOM, ...), ties between Western code pages going to cp1252 (what Excel on Windows writes).
+  The choice and the detector's confidence are in `notes`, because a mis-decoded "Malmö" or
+  "台積電" is a silent wrong answer later.
 - Delimiter: `,` `;` tab `|`, scored by how consistently each splits the first lines into the
   same number of fields (csv.Sniffer's pick only breaks ties: it is easily fooled by decimal
   commas in `;` files).
@@ -23,6 +25,7 @@ import io
 from collections import Counter
 from pathlib import Path
 
+from ingest.encodings import detect_encoding
 from ingest.errors import EmptyFileError, RaggedRowError, UnreadableFileError
 from ingest.headers import HEADER_OVERLAP, MAX_NOTES_PER_KIND, find_tables, safe_identifier
 from ingest.types import Cell, RawTable
@@ -35,27 +38,9 @@ MAX_FIELD_LINES = 100  # a quoted field spanning more lines than this is an unba
 
 
 def decode_bytes(data: bytes, source: str) -> tuple[str, str]:
-    """(text, encoding name). Raises UnreadableFileError for binary content."""
-    if data.startswith(b"\xff\xfe") or data.startswith(b"\xfe\xff"):
-        try:
-            return data.decode("utf-16"), "utf-16"
-        except UnicodeDecodeError as e:
-            raise UnreadableFileError(f"invalid UTF-16 text: {e}", source=source) from e
-    if b"\x00" in data:
-        raise UnreadableFileError(
-            "binary content (NUL bytes); not a delimited text file", source=source
-        )
-    if data.startswith(b"\xef\xbb\xbf"):
-        try:
-            return data[3:].decode("utf-8"), "utf-8-sig"
-        except UnicodeDecodeError:
-            pass
-    for enc in ("utf-8", "cp1252"):
-        try:
-            return data.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1"), "latin-1"
+    """(text, encoding name) of `detect_encoding`. Raises UnreadableFileError for binary."""
+    d = detect_encoding(data, source)
+    return d.text, d.encoding
 
 
 def sniff_delimiter(text: str, prefer: str | None = None) -> tuple[str | None, float]:
@@ -240,7 +225,8 @@ def read_csv(
         data = p.read_bytes()
     except OSError as e:
         raise UnreadableFileError(f"cannot read file: {e.strerror or e}", source=source) from e
-    text, encoding = decode_bytes(data, source)
+    decoded = detect_encoding(data, source)
+    text = decoded.text
     if not text.strip():
         raise EmptyFileError("the file is empty", source=source)
     prefer = "\t" if p.suffix.lower() == ".tsv" else None
@@ -255,7 +241,9 @@ def read_csv(
                     source=source,
                 )
             delimiter = prefer or ","
-    file_notes = [f"encoding {encoding}", f"delimiter {_DELIM_NAMES[delimiter]}"]
+    file_notes = [f"encoding {decoded.encoding}", f"delimiter {_DELIM_NAMES[delimiter]}"]
+    if decoded.note != file_notes[0]:
+        file_notes.append(decoded.note)
     try:
         grid, locs, shape_notes = _shape(_records(text, delimiter, source), source, delimiter)
     except RaggedRowError:
@@ -295,6 +283,7 @@ def read_csv(
                 title=t.title,
                 notes=(*file_notes, *mine, *t.notes),
                 column_paths=t.column_paths,
+                decimal_mark="," if delimiter == ";" else "",
             )
         )
     return tables

@@ -195,8 +195,8 @@ def test_prose_txt_is_not_a_table(tmp_path):
 
 
 def test_unsupported_extension(tmp_path):
-    with pytest.raises(UnsupportedFormatError, match="data.xls"):
-        read_path(write(tmp_path, "data.xls", b"x"))
+    with pytest.raises(UnsupportedFormatError, match="data.numbers"):
+        read_path(write(tmp_path, "data.numbers", b"x"))
 
 
 def test_missing_file_is_an_ingest_error(tmp_path):
