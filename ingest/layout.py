@@ -83,7 +83,8 @@ def header_extent(rows: Sequence[Sequence[Cell]], start: int = 0) -> tuple[int, 
     within reach holds figures. (start, start) when the first row already does: the block has
     no header of its own (a table's rows continued after a blank line)."""
     k = next((i for i in range(start, min(len(rows), start + MAX_HEADER_ROWS + 1))
-              if holds_figures(rows[i])), None)
+              if holds_figures(rows[i]) or (i > start and _starts_body(rows[start], rows[i]))),
+             None)
     if k is None:
         return None
     while k - 1 > start and _labels_only(rows[k - 1]) \
@@ -92,6 +93,21 @@ def header_extent(rows: Sequence[Sequence[Cell]], start: int = 0) -> tuple[int, 
             and any(cell_text(c) for r in rows[start:k - 1] for c in r[1:]):
         k -= 1
     return start, k
+
+
+def _starts_body(first: Sequence[Cell], row: Sequence[Cell]) -> bool:
+    """Is `row`, below the header's first row, a body row though it shows no figure? Yes when
+    its label is a period or a number (header rows below the first are labelled by words, or
+    not at all), or when the first row already names every column, each once, and `row` is
+    neither a sub-heading row (no label of its own) nor a units row: then it is the first
+    line of a table whose lines do not all hold figures ("2001 | Formula One | Test driver")."""
+    label = cell_text(row[0])
+    if label and cell_kind(row[0]) in ("year", "number", "date"):
+        return True
+    names = [cell_text(c) for c in first]
+    complete = all(names) and len(set(names)) == len(names)
+    units = all(_only_scale(cell_text(c)) for c in row[1:] if cell_text(c))
+    return complete and bool(label) and not units
 
 
 def spread_groups(head: Sequence[Sequence[Cell]]) -> list[list[str]]:
