@@ -1,17 +1,93 @@
 """`hyrag` on the command line: each command builds the library object, calls one method and
-turns `HyragError` into one line on stderr with exit code 1 (a traceback only with --debug)."""
+turns `HyragError` into one line on stderr with exit code 1 (a traceback only with --debug).
+
+Everything the commands print passes through `_Escaping`: cell values, claim texts, file names
+and error messages come from data, and a control character in them (ESC starting a terminal
+sequence that clears the screen or retitles the window, a carriage return that overwrites a
+line, a bidi override) must reach the terminal as visible text, never be obeyed. A bad argument
+is one line too (`_Parser.error`), with exit code 2."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
+from typing import NoReturn, TextIO
 
 from hyrag.errors import HyragError
 from hyrag.settings import default_kb_path
+
+# Bidirectional-text controls: not Cc, but they reorder what the terminal shows (Trojan Source).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def escape_controls(text: str, *, keep: str = "\n\t") -> str:
+    """`text` with every control character except those in `keep` written as `\\uXXXX`
+    (valid inside a JSON string too, so JSON output stays parseable)."""
+    if text.isprintable() and not any(ch in _BIDI for ch in text):
+        return text
+    return "".join(
+        f"\\u{ord(ch):04x}" if ch not in keep and (
+            unicodedata.category(ch) == "Cc" or ch in _BIDI) else ch
+        for ch in text)
+
+
+def cell(value: object) -> str:
+    """One value in a one-line layout (a table cell, a search hit): newlines escaped too."""
+    return escape_controls("" if value is None else str(value), keep="")
+
+
+class _Escaping:
+    """A text stream that escapes control characters in what is written (keeps \\n and \\t).
+    The progress bar's carriage return is written to the raw stream (`raw`)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.raw = stream
+
+    def write(self, text: str) -> int:
+        self.raw.write(escape_controls(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.raw, name)
+
+
+@contextlib.contextmanager
+def _escaped_output() -> Iterator[None]:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(out), _Escaping(err)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _raw_stderr() -> TextIO:
+    err = sys.stderr
+    return err.raw if isinstance(err, _Escaping) else err
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument reported on one line (and exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        line = escape_controls(" ".join(message.split()), keep="")
+        self.exit(2, f"{self.prog}: error: {line} (see {self.prog} --help)\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
 
 
 def _progress(i: int, n: int, name: str) -> None:
@@ -20,7 +96,8 @@ def _progress(i: int, n: int, name: str) -> None:
     width = 30
     done = int(width * i / max(n, 1))
     bar = "#" * done + "-" * (width - done)
-    print(f"\r[{bar}] {i}/{n} {name[-50:]:<50}", end="" if i < n else "\n", file=sys.stderr)
+    shown = cell(name)[-50:]
+    print(f"\r[{bar}] {i}/{n} {shown:<50}", end="" if i < n else "\n", file=_raw_stderr())
 
 
 def _json_default(o: object) -> object:
@@ -142,7 +219,8 @@ def cmd_sql(args: argparse.Namespace) -> int:
         _print_json(result.to_dict())
         return 0
     cols = result.columns
-    rows = [["" if v is None else str(v) for v in r] for r in result.rows]
+    cols = [cell(c) for c in cols]
+    rows = [[cell(v) for v in r] for r in result.rows]
     widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
     print("  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)))
     print("  ".join("-" * w for w in widths))
@@ -166,8 +244,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         why = ", ".join(f"{n} #{r} ({c.scores.get(n, 0):.2f})" for n, r in c.ranks.items())
         if c.expanded_from:
             why = (why + "; " if why else "") + f"expanded from {c.expanded_from}"
-        print(f"{c.rank:>3}. [{c.fused_score:.4f}] {c.text}")
-        print(f"      {c.file or c.table or ''} {c.locator or c.claim_id}  <- {why}")
+        print(f"{c.rank:>3}. [{c.fused_score:.4f}] {cell(c.text)}")
+        print(f"      {cell(c.file or c.table or '')} {cell(c.locator or c.claim_id)}  <- {why}")
     if not result.claims:
         print("(no claims above the horizon threshold)")
     if result.step_up:  # sources the subject may read once attested: said, never shown
@@ -207,7 +285,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     for ev in events:
         p = ev["payload"] or {}
         line = f"{ev['created_at']}  {ev['kind']:<13}"
-        if ev["kind"] == "parse":
+        if isinstance(p, dict) and p.get("withheld"):  # the reader's rules hide its data
+            line += f" ({p['withheld']})"
+        elif ev["kind"] == "parse":
             line += f" {p.get('question')!r}  trust={p.get('trust')}"
         elif ev["kind"] == "route":
             line += f" {p.get('route')}"
@@ -241,8 +321,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
             line += (f" {len(p.get('claims', []))} claim(s) entered synthesis under policy "
                      f"{p.get('policy_version')}")
             for c in p.get("claims", []):
+                if c.get("withheld"):
+                    line += f"\n      {c.get('claim_id')} (withheld)"
+                    continue
                 line += (f"\n      {c.get('claim_id')} [{c.get('score')}] {c.get('source')} "
-                         f"{c.get('locator')}: {c.get('text')}")
+                         f"{c.get('locator')}: {cell(c.get('text'))}")
         print(line)
     return 0
 
@@ -252,13 +335,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="hyrag",
         description="Ingest spreadsheets, PDFs and text into a claim store; ask questions whose "
         "every number cites a cell or a sentence; run read-only SQL.",
     )
     p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def common(sp: argparse.ArgumentParser, json_flag: bool = True) -> None:
         sp.add_argument("--kb", default=default_kb_path(),
@@ -296,13 +379,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("sql", help="run one read-only SQL query")
     sp.add_argument("query")
-    sp.add_argument("--max-rows", type=int, default=None, help="row cap (default 1000)")
+    sp.add_argument("--max-rows", type=_positive_int, default=None,
+                    help="row cap, >= 1 (default 1000)")
     common(sp)
     sp.set_defaults(func=cmd_sql)
 
     sp = sub.add_parser("search", help="ranked claims for a question, with why each was found")
     sp.add_argument("question")
-    sp.add_argument("--k", type=int, default=10, help="how many claims (default 10)")
+    sp.add_argument("--k", type=_positive_int, default=10, help="how many claims (default 10)")
     common(sp)
     sp.set_defaults(func=cmd_search)
 
@@ -317,14 +401,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_ask)
 
     sp = sub.add_parser("audit", help="replay what a request retrieved, committed and answered")
-    asub = sp.add_subparsers(dest="audit_cmd", required=True)
+    asub = sp.add_subparsers(dest="audit_cmd", required=True, parser_class=_Parser)
     ap = asub.add_parser("show", help="show the audit events of one request id")
     ap.add_argument("id")
     common(ap)
     ap.set_defaults(func=cmd_audit)
 
     sp = sub.add_parser("bench", help="benchmarks (not tests): " + ", ".join(BENCHES))
-    bsub = sp.add_subparsers(dest="bench", required=True)
+    bsub = sp.add_subparsers(dest="bench", required=True, parser_class=_Parser)
     for name, loader in BENCHES.items():
         bp = bsub.add_parser(name, help=f"{name} benchmark")
         try:
@@ -400,16 +484,17 @@ BENCHES: dict[str, Callable[[], object]] = {
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        return int(args.func(args))
-    except HyragError as e:
-        if args.debug:
-            traceback.print_exc()
-        print(f"hyrag: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("hyrag: interrupted", file=sys.stderr)
-        return 130
+    with _escaped_output():
+        try:
+            return int(args.func(args))
+        except HyragError as e:
+            if args.debug:
+                traceback.print_exc()
+            print(f"hyrag: error: {cell(' '.join(str(e).split()))}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print("hyrag: interrupted", file=sys.stderr)
+            return 130
 
 
 if __name__ == "__main__":

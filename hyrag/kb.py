@@ -5,15 +5,18 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import threading
+import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 
-from hyrag.errors import HyragError, IngestFailed
+from hyrag.errors import HyragError, IngestFailed, StoreError
 from hyrag.ingestion import SUPPORTED, Ingestor, IngestReport
 from hyrag.settings import Settings, default_kb_path
-from hyrag.sql import QueryResult, check_sql, run_query
+from hyrag.sql import QueryResult, check_sql, fold, run_query
 from hyrag.store import Store
 
 
@@ -38,7 +41,10 @@ class KnowledgeBase:
         # Governance (issue 8): `policy.toml` in the folder, or `policy=` (a path or a Policy);
         # none -> the single local owner with everything allowed (said so in the audit record).
         policy_obj = find_policy(self.path, policy)
-        self.store = Store(self.path, read_only=read_only)
+        self.store = _acquire_store(self.path, read_only)
+        # One Store per folder per process (`_acquire_store`); this object's share of it is
+        # given back by close() or, for an object dropped unclosed, when it is collected.
+        self._release = weakref.finalize(self, _release_store, self.store)
         self.pep = Enforcer(self.store, policy_obj, subject, attestation)
         self._grant = None  # the active request's Grant (set by `_request`)
         self._readers: dict = {}
@@ -69,7 +75,12 @@ class KnowledgeBase:
 
     # -- context management ----------------------------------------------------------------
     def close(self) -> None:
-        self.store.close()
+        """Give back this object's share of the folder's store; the last one closes it (after
+        any SQL statement still unwinding from a timeout has stopped)."""
+        from hyrag.sql.execute import wait_for_queries
+
+        wait_for_queries()
+        self._release()
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -98,6 +109,7 @@ class KnowledgeBase:
         kb.pep = Enforcer(self.store, pol, subject, attestation)
         kb._grant = None
         kb._readers = {}
+        kb._release = _no_release  # the store stays the original object's to give back
         return kb
 
     @contextlib.contextmanager
@@ -143,11 +155,14 @@ class KnowledgeBase:
         return GovernedTrail(self._grant) if self._grant is not None else AuditTrail()
 
     def audit(self, request_id: str) -> list[dict]:
-        """The audit events of one request (needs the `audit.read` action)."""
+        """The audit events of one request (needs the `audit.read` action). Under a policy the
+        claims and values the request was shown appear only as far as this subject's own
+        classification and source rules allow their sources (`hyrag.policy.replay`)."""
         from hyrag.answer.audit import replay
+        from hyrag.policy.replay import redact_replay
 
-        with self._request("audit.read", request=request_id):
-            return replay(self.store, request_id)
+        with self._request("audit.read", request=request_id) as grant:
+            return redact_replay(replay(self.store, request_id), grant)
 
     def _repr_html_(self) -> str:  # notebooks: sources, tables with roles, claims, embeddings
         from hyrag.display import kb_html
@@ -392,21 +407,39 @@ class KnowledgeBase:
         Under a policy: the statement is checked against the subject's tables (typed tables of
         allowed sources and the engine tables as per-subject views), the tables it reads (from
         the sqlglot AST) are written with the verdicts in one batch, and it runs over TEMP views
-        filtered to the allowed sources (`hyrag.policy.views`)."""
-        from hyrag.errors import SqlRejected
+        filtered to the allowed sources (`hyrag.policy.views`). Either way DuckDB's own plan of
+        the statement must scan only those tables (`hyrag.sql.check_plan`), and no CTE may take
+        the name of a relation in the catalog."""
+        from hyrag.errors import SettingsError, SqlRejected
         from hyrag.policy import StepUpRequired
-        from hyrag.policy.views import GOVERNED_ENGINE_TABLES
+        from hyrag.policy.views import GOVERNED_ENGINE_TABLES, HIDDEN, VISIBLE
+        from hyrag.sql import PlanScope, catalog_names
 
+        if row_cap is not None and (isinstance(row_cap, bool) or not isinstance(row_cap, int)
+                                    or row_cap < 1):
+            raise SettingsError(f"row_cap must be a whole number >= 1, got {row_cap!r}")
+        if timeout_s is not None and not (isinstance(timeout_s, int | float) and timeout_s > 0):
+            raise SettingsError(f"timeout_s must be a number of seconds > 0, got {timeout_s!r}")
         active = self._grant
         grant = active if active is not None else self.pep.plan("sql", detail={"sql": query})
+        cur = self.store.con.cursor()
+        try:
+            db = cur.execute("SELECT current_database()").fetchone()[0]
+            reserved = catalog_names(cur)
+        finally:
+            cur.close()
         if grant.unrestricted:
             readable = self.store.readable_tables()
+            scope = PlanScope.of(db, "main", readable)
         else:
             present = set(self.store.readable_tables())
             readable = sorted(grant.allowed_tables | grant.step_up_tables) + [
                 t for t in GOVERNED_ENGINE_TABLES if t in present]
+            # the plan expands the subject's views: their base tables and per-cursor temp tables
+            scope = (PlanScope.of(db, "main", [*grant.allowed_tables, *GOVERNED_ENGINE_TABLES])
+                     | PlanScope.of("temp", "main", [VISIBLE, HIDDEN]))
         try:
-            guarded = check_sql(query, readable)
+            guarded = check_sql(query, readable, reserved)
         except SqlRejected as e:
             if active is None:
                 grant.detail["rejected"] = e.reason
@@ -417,7 +450,7 @@ class KnowledgeBase:
             grant.detail["tables"] = sorted(guarded.tables)
             self.pep.record(grant)
             self.pep.enforce(grant)
-        step = guarded.tables & {t.lower() for t in grant.step_up_tables}
+        step = guarded.tables & {fold(t) for t in grant.step_up_tables}
         if step:
             v = next(v for sid, v in grant.source_verdicts.items()
                      if sid in grant.step_up_sources)
@@ -429,8 +462,9 @@ class KnowledgeBase:
             return run_query(
                 self.reader.con,
                 guarded,
-                row_cap=row_cap or self.settings.sql_row_cap,
-                timeout_s=timeout_s or self.settings.sql_timeout_s,
+                row_cap=row_cap if row_cap is not None else self.settings.sql_row_cap,
+                timeout_s=timeout_s if timeout_s is not None else self.settings.sql_timeout_s,
+                scope=scope,
             )
 
 
@@ -457,21 +491,94 @@ def _step_up_gap(answer, grant):  # noqa: ANN001, ANN202
     return replace(answer, gaps=(*answer.gaps, gap))
 
 
+# The open stores of this process, by resolved folder: (store, number of KnowledgeBase objects
+# sharing it). DuckDB keeps one database instance per file in a process and the engine locks its
+# configuration on open, so a second independent open of the same folder cannot work (DuckDB
+# refuses the hardening with a raw InvalidInputException); a second `hyrag.open` of a folder that
+# is open gets the same store instead (a notebook cell run again while the first object lives).
+_OPEN_STORES: dict[Path, tuple[Store, int]] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _acquire_store(path: Path, read_only: bool) -> Store:
+    key = path.resolve()
+    with _OPEN_LOCK:
+        entry = _OPEN_STORES.get(key)
+        if entry is not None:
+            store, users = entry
+            if store.read_only != read_only:
+                mode = "read-only" if store.read_only else "read-write"
+                raise StoreError(
+                    f"knowledge base {path} is already open {mode} in this process; close it "
+                    f"(kb.close()) before opening it {'read-only' if read_only else 'read-write'}",
+                    source=str(path))
+            _OPEN_STORES[key] = (store, users + 1)
+            return store
+        try:
+            store = Store(path, read_only=read_only)
+        except duckdb.Error as e:  # opened outside hyrag.open (a bare Store) in this process
+            raise StoreError(f"knowledge base {path} is already open in this process and cannot "
+                             f"be opened again: {str(e).splitlines()[0]}", source=str(path)) from e
+        _OPEN_STORES[key] = (store, 1)
+        return store
+
+
+def _release_store(store: Store) -> None:
+    with _OPEN_LOCK:
+        for key, (s, users) in list(_OPEN_STORES.items()):
+            if s is store:
+                if users > 1:
+                    _OPEN_STORES[key] = (s, users - 1)
+                    return
+                del _OPEN_STORES[key]
+                break
+    store.close()
+
+
+def _no_release() -> None:
+    return None
+
+
+# How deep `expand_paths` follows a folder. Python's own walkers (`Path.rglob`, `os.walk`)
+# recurse once per level and die with a RecursionError near 1,000 levels; the walk below is
+# iterative, and a tree deeper than this is refused with a one-line error instead.
+MAX_FOLDER_DEPTH = 256
+
+
 def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Files to ingest: a folder becomes the supported files inside it (hidden ones skipped),
+    sorted; a file is taken as given."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out.extend(
-                sorted(
-                    f for f in path.rglob("*")
-                    if f.is_file() and f.suffix.lower() in SUPPORTED
-                    and not any(part.startswith(".") for part in f.relative_to(path).parts)
-                )
-            )
+            out.extend(sorted(_walk(path)))
         else:
             out.append(path)
     return out
+
+
+def _walk(root: Path) -> list[Path]:
+    found: list[Path] = []
+    stack: list[tuple[Path, int]] = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        if depth > MAX_FOLDER_DEPTH:
+            raise IngestFailed(f"folder nests deeper than {MAX_FOLDER_DEPTH} levels; ingest a "
+                               "shallower folder or the files themselves", source=str(root))
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as e:
+            raise IngestFailed(f"cannot list folder: {e.strerror or e}",
+                               source=str(folder)) from e
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append((Path(entry.path), depth + 1))
+            elif entry.is_file() and Path(entry.name).suffix.lower() in SUPPORTED:
+                found.append(Path(entry.path))
+    return found
 
 
 def open(path: str | os.PathLike[str] | None = None, **kw: object) -> KnowledgeBase:  # noqa: A001

@@ -270,10 +270,22 @@ def _frame_rows(df: Any) -> tuple[list[str], list[tuple]]:
 
 def kb_html(kb: Any) -> str:
     """A knowledge base: path, embedding model, sources, tables with their inferred column
-    roles and claim counts."""
+    roles and claim counts. Every count and listing is one `schema` request of the subject:
+    under a policy it reads the subject's views (never the raw store), and a subject not allowed
+    `schema` sees that said instead of the knowledge base's contents."""
     parts = [CSS, '<div class="hyrag hyrag-kb">', f"<b>KnowledgeBase</b> <code>{esc(kb.path)}</code>"]
     try:
-        info = kb.store.con.cursor().execute(
+        with kb._request("schema"):
+            _kb_body(kb, parts)
+    except Exception as e:  # noqa: BLE001 - a display must never raise
+        parts.append(f'<div class="meta">contents unavailable: {esc(e)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _kb_body(kb: Any, parts: list[str]) -> None:
+    try:
+        info = kb.reader.con.cursor().execute(
             "SELECT (SELECT count(*) FROM claims WHERE NOT superseded), "
             "(SELECT count(*) FROM sources WHERE status = 'current')").fetchone()
         n_claims, n_sources = info if info else (0, 0)
@@ -304,8 +316,6 @@ def kb_html(kb: Any) -> str:
                      + "</section>")
     except Exception as e:  # noqa: BLE001
         parts.append(f'<div class="meta">tables unavailable: {esc(e)}</div>')
-    parts.append("</div>")
-    return "".join(parts)
 
 
 def _embedding_model(kb: Any) -> str:

@@ -76,6 +76,14 @@ class VectorStore:
         self.side = self.folder / ("lance" if backend != "numpy" else "vectors")
         self.side.mkdir(parents=True, exist_ok=True)
         self.summaries: dict[str, dict] = self._read(SUMMARIES_FILE, {})
+        if getattr(self.rows, "stale", False) or getattr(self.claims, "stale", False):
+            # a vectors file that could not be read without unpickling (hyrag.index.numpy_index):
+            # start both indices empty and re-embed every source, so rows and claims agree
+            for ix in (self.rows, self.claims):
+                ix.reset()
+            self.summaries = {}
+            self._write(SUMMARIES_FILE, {})
+            self._write(INDEXED_FILE, [])
         # Test hook: called with a step name; raising simulates a vector-store failure.
         self.fail_hook = None
 

@@ -5,6 +5,13 @@ against (`hyrag bench latency`). The pre-filter is a boolean mask built from met
 only rows the mask admits are scored, so the top k is taken among admitted rows only.
 Persistence is one `.npz` per index in `<kb>/vectors/`, rewritten on change (this backend is for
 small knowledge bases and tests; large ones use LanceDB).
+
+Knowledge bases are folders people copy and share, so opening one must never run code it holds:
+the `.npz` is read with `allow_pickle=False`, and every array in it is a plain numeric, boolean
+or fixed-width unicode array (ids and names as `<U` strings, a missing table name as a `False` in
+`tables_set`). A file that would need unpickling (an object array: one crafted to run code, or
+one written by an older HyRAG) is not loaded: the index starts empty and `stale` is set, so the
+vector store re-embeds every source (`hyrag.index.builder.VectorStore`).
 """
 
 from __future__ import annotations
@@ -17,6 +24,17 @@ import numpy as np
 
 from hyrag.embed import EmbedInfo
 from hyrag.index import Hit, VectorBatch, VectorFilter, VectorIndex
+
+_FIELDS = ("ids", "vectors", "source_ids", "kinds", "tables", "ok_lo", "ok_hi")
+# numpy dtype kinds each field may have on disk: unicode text, floats (vectors, time spans)
+_KINDS = {"ids": "U", "vectors": "f", "source_ids": "U", "kinds": "U", "tables": "U",
+          "ok_lo": "f", "ok_hi": "f"}
+
+
+def _text(values: object) -> np.ndarray:
+    """Fixed-width unicode (never an object array, which only pickling can store)."""
+    arr = np.asarray([str(v) for v in values], dtype=str)
+    return arr if arr.size else np.zeros(0, dtype="<U1")
 
 
 class NumpyIndex(VectorIndex):
@@ -32,6 +50,7 @@ class NumpyIndex(VectorIndex):
         self.tables = np.zeros(0, dtype=object)
         self.ok_lo = np.zeros(0, dtype=np.float64)
         self.ok_hi = np.zeros(0, dtype=np.float64)
+        self.stale = False  # the file on disk could not be read safely: rebuild from the store
         if self.persist:
             self._load()
 
@@ -45,10 +64,30 @@ class NumpyIndex(VectorIndex):
         if meta.exists():
             self.info = EmbedInfo(**json.loads(meta.read_text()))
         if data.exists():
-            z = np.load(data, allow_pickle=True)
-            self.ids, self.vectors = z["ids"], z["vectors"]
-            self.source_ids, self.kinds, self.tables = z["source_ids"], z["kinds"], z["tables"]
-            self.ok_lo, self.ok_hi = z["ok_lo"], z["ok_hi"]
+            try:
+                with np.load(data, allow_pickle=False) as z:
+                    arrays = {k: z[k] for k in _FIELDS}
+                    tables_set = z["tables_set"] if "tables_set" in z.files else None
+            except (ValueError, KeyError, OSError, EOFError) as e:
+                # an object array (pickle), a missing field or a damaged file: nothing of it is
+                # used; the vectors are rebuilt from the claims store
+                self.stale = True
+                self.stale_reason = f"{data.name}: {type(e).__name__}: {e}"
+                return
+            n = len(arrays["ids"])
+            if any(arrays[k].dtype.kind not in _KINDS[k] or len(arrays[k]) != n
+                   for k in _FIELDS) or (tables_set is not None and len(tables_set) != n):
+                self.stale = True
+                self.stale_reason = f"{data.name}: unexpected array types or lengths"
+                return
+            self.ids, self.vectors = arrays["ids"].astype(object), arrays["vectors"]
+            self.source_ids = arrays["source_ids"].astype(object)
+            self.kinds = arrays["kinds"].astype(object)
+            tables = arrays["tables"].astype(object)
+            if tables_set is not None:
+                tables[~tables_set.astype(bool)] = None
+            self.tables = tables
+            self.ok_lo, self.ok_hi = arrays["ok_lo"], arrays["ok_hi"]
 
     def _save(self) -> None:
         if not self.persist:
@@ -56,15 +95,17 @@ class NumpyIndex(VectorIndex):
         data, _ = self._paths()
         data.parent.mkdir(parents=True, exist_ok=True)
         tmp = data.with_suffix(".tmp.npz")
+        tables_set = np.array([t is not None for t in self.tables], dtype=bool)
         np.savez(
             tmp,
-            ids=self.ids,
-            vectors=self.vectors,
-            source_ids=self.source_ids,
-            kinds=self.kinds,
-            tables=self.tables,
-            ok_lo=self.ok_lo,
-            ok_hi=self.ok_hi,
+            ids=_text(self.ids),
+            vectors=np.asarray(self.vectors, dtype=np.float32),
+            source_ids=_text(self.source_ids),
+            kinds=_text(self.kinds),
+            tables=_text(["" if t is None else t for t in self.tables]),
+            tables_set=tables_set,
+            ok_lo=np.asarray(self.ok_lo, dtype=np.float64),
+            ok_hi=np.asarray(self.ok_hi, dtype=np.float64),
         )
         tmp.replace(data)  # atomic: a crash leaves the old file or the new one
 
@@ -77,6 +118,19 @@ class NumpyIndex(VectorIndex):
         meta.write_text(json.dumps({"tier": i.tier, "model": i.model, "dim": i.dim}))
 
     # -- writes ----------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Empty the index (and its file): every source is indexed again from the store."""
+        self.ids = np.zeros(0, dtype=object)
+        self.vectors = np.zeros((0, 0), dtype=np.float32)
+        self.source_ids = np.zeros(0, dtype=object)
+        self.kinds = np.zeros(0, dtype=object)
+        self.tables = np.zeros(0, dtype=object)
+        self.ok_lo = np.zeros(0, dtype=np.float64)
+        self.ok_hi = np.zeros(0, dtype=np.float64)
+        self._codes_n = -1
+        self.stale = False
+        self._save()
+
     def _add(self, batch: VectorBatch) -> None:
         v = np.asarray(batch.vectors, dtype=np.float32)
         self.vectors = v if self.vectors.size == 0 else np.vstack([self.vectors, v])

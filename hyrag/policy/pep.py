@@ -41,6 +41,10 @@ from hyrag.policy.pdp import decide
 # Without a policy file only an answer's audit record carries the verdict (rule `no-policy`,
 # "single local owner"); under a policy every request's verdicts are written.
 RECORDED_WITHOUT_POLICY = frozenset({"ask"})
+# Actions whose grant carries per-source verdicts: the data actions, and `audit.read`, since a
+# replay shows the claims and values another request was shown, which the reader's own
+# classification and source rules must then allow (`hyrag.kb.KnowledgeBase.audit`).
+SCOPED_ACTIONS = frozenset({*DATA_ACTIONS, "audit.read"})
 
 
 class PolicyDenied(HyragError):
@@ -159,7 +163,7 @@ class Enforcer:
                 verdict = rv
         g = Grant(uuid.uuid4().hex[:16], self.subject, action, verdict, self.governed,
                   attestation=self.attestation, detail=dict(detail or {}))
-        if action not in DATA_ACTIONS:
+        if action not in SCOPED_ACTIONS:
             return g
         cur = self.store.con.cursor()  # two plain reads: cheaper than a join on every request
         tables_of: dict[str, list[str]] = {}

@@ -11,6 +11,13 @@ cap, timer). After each run:
 (b) Linux inotify saw no open/read/create/modify in the canary directory the hostile fragments
     point at — so not even a failed read attempt reached the file system there.
 
+(c) DuckDB's own plan of the accepted statement (`EXPLAIN (FORMAT JSON)`, read on a separate
+    connection) scans only allowed tables and generator functions: the guard's reading of the
+    names agrees with the binder's.
+
+Hostile fragments include CTEs named after catalog relations (audit, system views) and names
+with characters Python and DuckDB case-fold differently.
+
 Labels are checked too: a statement built only from benign fragments must be accepted (the guard
 is not just refusing everything), and one containing a hostile fragment must be refused.
 """
@@ -36,7 +43,7 @@ from hypothesis import strategies as st
 
 import hyrag
 from hyrag.errors import SqlExecutionError, SqlRejected, SqlTimeout
-from hyrag.sql import check_sql
+from hyrag.sql import catalog_names, check_sql, plan_reads
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux")
 
@@ -137,6 +144,26 @@ class Env:
     expected: dict[str, object]
     canary_files: dict[str, bytes]
     watch: Inotify
+    reserved: frozenset[str] = frozenset()
+
+
+def catalog_of(path: Path) -> frozenset[str]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return catalog_names(con)
+    finally:
+        con.close()
+
+
+def plan_of(path: Path, sql: str):  # noqa: ANN201 - PlanReads | None (does not bind)
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        con.execute("SET enable_external_access = false")
+        return plan_reads(con, sql)
+    except duckdb.Error:
+        return None  # DuckDB refuses to bind it: it reads nothing
+    finally:
+        con.close()
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +187,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     assert " " not in str(canary)  # fragments split on spaces
     watch = Inotify(canary)
     watch.drain()
-    yield Env(work, canary, snapshot(work), files, watch)
+    yield Env(work, canary, snapshot(work), files, watch, catalog_of(work))
     watch.close()
 
 
@@ -248,6 +275,19 @@ HOSTILE = [
     "SELECT current_setting('home_directory')",
     "SELECT * FROM sales FOR UPDATE",
     "WITH x AS (DELETE FROM sales RETURNING *) SELECT * FROM x",
+    # names DuckDB's binder resolves to a catalog relation while they look like a CTE
+    "WITH RECURSIVE audit AS ( SELECT * FROM audit ) SELECT * FROM audit",
+    "WITH RECURSIVE t AS ( SELECT * FROM audit ) SELECT * FROM t",
+    "WITH RECURSIVE sqlite_master AS ( SELECT * FROM sqlite_master ) SELECT * FROM sqlite_master",
+    "WITH RECURSIVE duckdb_databases AS ( SELECT * FROM duckdb_databases ) SELECT * FROM "
+    "duckdb_databases",
+    "WITH RECURSIVE pg_settings AS ( SELECT * FROM pg_settings ) SELECT * FROM pg_settings",
+    "WITH RECURSIVE duckdb_views AS ( SELECT * FROM duckdb_views UNION SELECT * FROM "
+    "duckdb_views ) SELECT * FROM duckdb_views",
+    "WITH a AS ( WITH RECURSIVE audit AS ( SELECT * FROM audit ) SELECT * FROM audit ) SELECT "
+    "* FROM a",
+    'WITH "\u212audit" AS ( SELECT 1 ) SELECT * FROM audit',
+    'WITH "\u212aales" AS ( SELECT 1 ) SELECT * FROM "\u212aales"',
 ]
 
 WRAPPERS = [
@@ -305,7 +345,7 @@ def test_accepted_statements_cannot_change_state_or_read_files(
 ) -> None:
     sql, hostile = data.draw(statements(str(env.canary)), label="statement")
     try:
-        guarded = check_sql(sql, ALLOWED)
+        guarded = check_sql(sql, ALLOWED, env.reserved)
     except SqlRejected as e:
         event(f"rejected: {e.reason}")
         assert hostile, f"benign statement refused ({e.reason}): {e.message}\n{sql}"
@@ -314,6 +354,13 @@ def test_accepted_statements_cannot_change_state_or_read_files(
     event("accepted")
     assert not hostile, f"hostile statement accepted:\n{sql}\n-> {guarded.sql}"
     assert guarded.tables <= set(ALLOWED)
+    # DuckDB's own plan of every accepted statement reads only allowed relations (computed here
+    # on a separate read-only connection, independently of the route's own plan check)
+    reads = plan_of(env.db, guarded.sql)
+    assert reads is None or (
+        {t for _c, _s, t in reads.tables} <= set(ALLOWED)
+        and reads.functions <= {"range", "generate_series", "unnest"} and not reads.unknown
+    ), f"plan of an accepted statement reads {reads}:\n{sql}"
     env.watch.drain()
     kb = hyrag.open(env.db.parent)  # the engine's own connection, hardened on open
     try:
