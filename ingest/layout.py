@@ -96,18 +96,31 @@ def header_extent(rows: Sequence[Sequence[Cell]], start: int = 0) -> tuple[int, 
 
 
 def _starts_body(first: Sequence[Cell], row: Sequence[Cell]) -> bool:
-    """Is `row`, below the header's first row, a body row though it shows no figure? Yes when
-    its label is a period or a number (header rows below the first are labelled by words, or
-    not at all), or when the first row already names every column, each once, and `row` is
-    neither a sub-heading row (no label of its own) nor a units row: then it is the first
-    line of a table whose lines do not all hold figures ("2001 | Formula One | Test driver")."""
+    """Is `row`, below the header's first row, a body row though it shows no figure? Not when
+    it is a units row ("2019 | £m | £m", "(In thousands) | $ | $"). Yes when its label is a
+    period or a number (header rows below the first are labelled by words, or not at all), or
+    when the first row already names every column, each once, and `row` has a label of its
+    own: then it is the first line of a table whose lines do not all hold figures ("2001 |
+    Formula One | Test driver")."""
+    marks = [cell_text(c) for c in row[1:] if cell_text(c)]
+    if marks and all(units_only(m) for m in marks):
+        return False
     label = cell_text(row[0])
     if label and cell_kind(row[0]) in ("year", "number", "date"):
         return True
     names = [cell_text(c) for c in first]
-    complete = all(names) and len(set(names)) == len(names)
-    units = all(_only_scale(cell_text(c)) for c in row[1:] if cell_text(c))
-    return complete and bool(label) and not units
+    return all(names) and len(set(names)) == len(names) and bool(label)
+
+
+def units_only(text: str) -> bool:
+    """A cell that says nothing but a scale and a currency ("$", "£m", "RMB'Million", "(in
+    millions)", "U.S. $ in thousands"): every word a scale word, a currency or a connective."""
+    scale, unit = scale_hint(text) if text else ("", "")
+    if not (scale in ("thousand", "million", "billion") or unit.upper() in CURRENCY_CODES):
+        return False
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return all(w in SCALE_WORDS or w.upper() in CURRENCY_CODES or w in _CONNECTIVES
+               or w in ("m", "k", "bn", "mn", "mm", "s") for w in words)
 
 
 def spread_groups(head: Sequence[Sequence[Cell]]) -> list[list[str]]:
@@ -216,18 +229,14 @@ def column_paths(head: Sequence[Sequence[Cell]]) -> HeaderLayout:
 
 
 def _only_scale(text: str) -> bool:
-    """A caption that says nothing but the scale and currency ("(in millions)", "$'000",
-    "U.S. $ in thousands", "RMB'Million"): every word in it is a scale word, a currency or a
-    connective of the two."""
-    if not caption_scale(text):
-        return False
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    return all(w in SCALE_WORDS or w.upper() in CURRENCY_CODES or w in _CONNECTIVES
-               or w in ("m", "k", "bn", "mn", "mm", "s") for w in words)
+    """A caption that says nothing but the scale and currency: a scale, no other word."""
+    return bool(caption_scale(text)) and units_only(text)
 
 
 _CONNECTIVES = frozenset({"in", "of", "amounts", "amount", "dollars", "dollar", "u", "us",
-                          "expressed", "except", "per", "share"})
+                          "expressed", "except", "per", "share", "canadian", "australian",
+                          "singapore", "hong", "kong", "new", "zealand", "pounds", "euros",
+                          "sterling", "rmb", "renminbi", "yen", "yuan"})
 
 
 def _shape(row: Sequence[Cell]) -> frozenset[int]:

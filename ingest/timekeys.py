@@ -341,8 +341,29 @@ def _parse_value(value: object, fiscal: int) -> TimeKey | str:
             return _parse_value(int(value), fiscal)
         return "a fractional number is not a period"
     if isinstance(value, str):
+        span = _year_span(value)
+        if span is not None:
+            return year_key(span, fiscal_year_start_month=fiscal)
         return _parse_str(_normalise(value), fiscal)
     return f"a {type(value).__name__} is not a period"
+
+
+# "2006–07", "2019/20", "2006-2007": a year that runs across two calendar years (a financial
+# or academic year), named for the year it ends in, as fiscal years are. The second year must
+# follow the first. A hyphen with two digits ("2006-07") stays the ISO month it is.
+_P_YEAR_SPAN = re.compile(r"^\s*(?:fy\s*)?((?:19|20)\d{2})\s*(?:[\u2013\u2014/]\s*(\d{2})|"
+                          r"[-\u2013\u2014/]\s*((?:19|20)\d{2}))\s*$", re.I)
+
+
+def _year_span(text: str) -> int | None:
+    """The year a year span ends in, or None when `text` is no year span."""
+    m = _P_YEAR_SPAN.match(text)
+    if not m:
+        return None
+    first = int(m.group(1))
+    if m.group(2) is not None:
+        return first + 1 if int(m.group(2)) == (first + 1) % 100 else None
+    return first + 1 if int(m.group(3)) == first + 1 else None
 
 
 def parse_time_key(text: object, *, fiscal_year_start_month: int = 1) -> TimeKey | None:
