@@ -281,7 +281,9 @@ class Ingestor:
         con.unregister("hyrag_stage_frame")
         try:
             cols = ", ".join(ident(c) for c in t.analyst_columns)
-            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}")
+            # statistics under a series ("No. Obs", "Mean") are claims, not rows of the table
+            rows = " WHERE NOT __statistic" if "__statistic" in t.frame.columns else ""
+            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}{rows}")
             con.execute(
                 "INSERT INTO kb_tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [table_name, source_id, t.sheet, t.page, t.table_index, t.title, t.n_rows,

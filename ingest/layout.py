@@ -44,6 +44,9 @@ MAX_HEADER_ROWS = 8  # a report header deeper than this is more likely body rows
 _DOUBLE_DISPLAY = re.compile(r"^[$\u20ac\u00a3\u00a5(\-\u2212\s]*\d[\d,.]*\s*%?\s*\)?\s*\(.*\)$")
 _CURRENCY = re.compile(r"[$\u20ac\u00a3\u00a5]|\b(?:US\$|USD|EUR|GBP|RMB|HK\$)\b")
 _FOOTNOTED_YEAR = re.compile(r"^(?:19|20)\d\d\s*\(\w{1,2}\)$")
+# an amount with its scale word: "1.2 million", "$4.4 billion", "(0.3) thousand"
+_SCALED_AMOUNT = re.compile(r"^[$\u20ac\u00a3\u00a5]?\s*[-\u2212(]?\s*\d[\d,.]*\s*\)?\s*"
+                            r"(?:thousands?|millions?|billions?|bn|mn|m|k)\.?$", re.I)
 _PLAIN_AMOUNT = re.compile(r"^\(?[-\u2212]?\(?\d[\d,]*(?:\.\d+)?\s*%?\)?$")
 
 
@@ -61,7 +64,7 @@ def is_amount(v: Cell) -> bool:
     if _FOOTNOTED_YEAR.match(text):  # "2018 (4)": a period heading with its footnote mark
         return False
     bare = _CURRENCY.sub("", text).replace(" ", "")
-    return bool(_DOUBLE_DISPLAY.match(text) or (
+    return bool(_DOUBLE_DISPLAY.match(text) or _SCALED_AMOUNT.match(text) or (
         bare != text.replace(" ", "") and _PLAIN_AMOUNT.match(bare)))
 
 
@@ -115,6 +118,8 @@ def _starts_body(first: Sequence[Cell], row: Sequence[Cell]) -> bool:
 def units_only(text: str) -> bool:
     """A cell that says nothing but a scale and a currency ("$", "£m", "RMB'Million", "(in
     millions)", "U.S. $ in thousands"): every word a scale word, a currency or a connective."""
+    if any(ch.isdigit() for ch in text):  # "1.2 million" is an amount, not a units mark
+        return False
     scale, unit = scale_hint(text) if text else ("", "")
     if not (scale in ("thousand", "million", "billion") or unit.upper() in CURRENCY_CODES):
         return False

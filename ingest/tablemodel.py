@@ -120,6 +120,12 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     return all(dated[first:last + 1])
 
 
+def period_labels(table: RawTable) -> bool:
+    """Are the table's row labels periods — the rows of a series ("2019", "2006–07",
+    "2019-03"), headings and trailing statistics aside (`_period_labels`)?"""
+    return bool(table.rows) and _period_labels(table, _row_kinds(table))
+
+
 def _row_kinds(table: RawTable) -> list[str]:
     out = []
     for r in table.rows:

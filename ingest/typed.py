@@ -30,7 +30,7 @@ from ingest.schema import (
     is_empty,
     scale_of_title,
 )
-from ingest.sections import row_sections
+from ingest.sections import heading_label, row_sections
 from ingest.timekeys import TimeKey, parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
@@ -274,7 +274,10 @@ def prepare_table(raw: RawTable, opts: SchemaOptions | None = None) -> TypedTabl
     schema = infer_schema(table, opts)
     if long is not None:
         schema = _force_long_roles(schema, long)
-    typed = _with_sections(_type(table, schema, opts, long, raw.decimal_mark), raw, table)
+    else:
+        schema = _period_label_column(table, schema)
+    typed = _with_sections(_statistic_rows(_type(table, schema, opts, long, raw.decimal_mark),
+                                           table), raw, table)
     lost = _loss_notes(raw, typed)
     if lost:
         from dataclasses import replace
@@ -355,9 +358,66 @@ def _with_sections(typed: TypedTable, raw: RawTable, table: RawTable) -> TypedTa
     pages = raw.row_pages or (raw.page,) * len(raw.rows)
     where = {(p, r): s for p, r, s in zip(pages, raw.row_locs, secs, strict=True)}
     tpages = table.row_pages or (table.page,) * len(table.rows)
-    typed.frame["__section"] = pd.Series(
+    sections = pd.Series(
         [where.get((p, r)) for p, r in zip(tpages, table.row_locs, strict=True)], dtype=object)
+    typed.frame["__section"] = sections
+    first = typed.schema.columns[0].name if typed.schema.columns else None
+    if first is not None and typed.schema.time_column == first and \
+            not typed.schema.entity_columns:
+        # rows labelled by their period: the heading above them names what they are of
+        # ("Construction" over "2006–07 | 1,066")
+        typed.frame["__entity"] = sections.where(sections.notna(), typed.frame["__entity"])
     return replace(typed, sectioned=True)
+
+
+def _statistic_rows(typed: TypedTable, table: RawTable) -> TypedTable:
+    """Rows of a period column whose label is no period ("No. Obs", "Mean" under a monthly
+    series) are named by their label: their figures are statistics of the series, not of a
+    period, and "282" is the number of observations, not the CPI of some month."""
+    schema = typed.schema
+    if not schema.columns or schema.time_column != schema.columns[0].name or \
+            schema.entity_columns or "__time_key" not in typed.frame:
+        return typed
+    labels = pd.Series([None if is_empty(r[0]) else _display(r[0]) for r in table.rows],
+                       dtype=object)
+    named = typed.frame["__time_key"].isna() & labels.notna()
+    named &= pd.Series([heading_label(r) is None for r in table.rows], dtype=bool)
+    if not named.any():
+        return typed
+    from dataclasses import replace
+
+    typed.frame["__entity"] = labels.where(named, typed.frame["__entity"])
+    typed.frame["__statistic"] = named.to_numpy()
+    rows = [f"{table.row_locs[i]} ({labels[i]!r})" for i in named[named].index[:5]]
+    return replace(typed, notes=(*typed.notes, (
+        f"row(s) {', '.join(rows)}{', ...' if named.sum() > 5 else ''}: statistics of the "
+        f"series in column {schema.columns[0].header!r}, not periods of it — kept as claims, "
+        f"left out of the SQL table")))
+
+
+def _period_label_column(table: RawTable, schema: TableSchema) -> TableSchema:
+    """A label column of periods is the table's time column: its rows are a series ("2019 |
+    1,290 | 888" under "Total | 1 unit"; "2006–07" rows under a "Construction" heading), so
+    each figure is dated by its row, not named by a year as if the year were a line item. The
+    table model's rule decides (`tablemodel.period_labels`: headings and statistics such as
+    "No. Obs" after the series aside); the change is recorded as an adjustment."""
+    from dataclasses import replace
+
+    from ingest.schema import Adjustment
+    from ingest.tablemodel import period_labels
+
+    if schema.time_column is not None or schema.id_column is not None or not schema.columns:
+        return schema
+    first = schema.columns[0]
+    if first.role is Role.TIME or not period_labels(table):
+        return schema
+    cols = (replace(first, role=Role.TIME, dtype="VARCHAR", unit="", scale=""),
+            *schema.columns[1:])
+    why = "its labels are periods: the rows of a series, headings and statistics aside"
+    return replace(schema, columns=cols, time_column=first.name,
+                   entity_columns=tuple(c for c in schema.entity_columns if c != first.name),
+                   adjustments=(*schema.adjustments,
+                                Adjustment(first.name, first.role, Role.TIME, why)))
 
 
 def _force_long_roles(schema: TableSchema, long: LongTable) -> TableSchema:
