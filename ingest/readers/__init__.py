@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ingest.errors import UnsupportedFormatError
 from ingest.headers import HEADER_OVERLAP
+from ingest.limits import DEFAULT_LIMITS, IngestLimits
 from ingest.readers.csv import read_csv
 from ingest.readers.frame import read_dataframe
 from ingest.readers.xlsx import read_xlsx
@@ -25,19 +26,21 @@ __all__ = ["read_csv", "read_dataframe", "read_path", "read_xlsx"]
 
 
 def read_path(
-    path: str | Path, *, header_overlap: float = HEADER_OVERLAP, sheet: str | None = None
+    path: str | Path, *, header_overlap: float = HEADER_OVERLAP, sheet: str | None = None,
+    limits: IngestLimits = DEFAULT_LIMITS,
 ) -> list[RawTable]:
     """All tables in the file at `path`.
 
     `sheet` restricts a workbook to one sheet (unknown names raise `IngestError` listing the
-    sheets); it is ignored for formats without sheets.
+    sheets); it is ignored for formats without sheets. `limits` bound what a workbook may decompress
+    to before it is read (`ingest.limits`; tables of every format are checked by the caller).
     """
     p = Path(path)
     ext = p.suffix.lower()
     if ext in DELIMITED:
         return read_csv(path, header_overlap=header_overlap, require_delimiter=ext == ".txt")
     if ext in WORKBOOKS:
-        return read_xlsx(path, header_overlap=header_overlap, sheet=sheet)
+        return read_xlsx(path, header_overlap=header_overlap, sheet=sheet, limits=limits)
     if ext == ".pdf":
         if importlib.util.find_spec("ingest.pdf") is None:
             raise UnsupportedFormatError("PDF tables are not supported yet", source=str(path))
