@@ -19,6 +19,14 @@ from ingest.typed import ClaimColumn, TypedTable
 
 AGGREGATE_MAX_GROUPS = 20  # a categorical column with more groups is not aggregated by
 AGGREGATE_LINK_LIMIT = 200  # derived_from links are stored for groups up to this size
+# Values summed exactly (DECIMAL(38, 10)) are below this: ten billion of them still fit.
+EXACT_SUM_MAX = 1e17
+# A table with more claim columns than this writes its cell claims from a long form (one row
+# per cell) by one sentence template, instead of one SELECT per column: planning a SELECT costs
+# ~15 ms whatever its rows, so 2,000 columns took minutes and 16,384 did not finish. Below it
+# the per-column statement is as fast and keeps its constant-folded locators.
+WIDE_TABLE_COLUMNS = 64
+WIDE_BATCH_COLUMNS = 1024  # columns unpivoted per statement: bounds one statement's size
 
 
 def lit(value: object) -> str:
@@ -180,12 +188,138 @@ def insert_cell_claims(
         )""")
     if not selects:
         return 0
+    if len(selects) > WIDE_TABLE_COLUMNS and _long_form_ok(t):
+        return _insert_wide_cell_claims(con, stg, sha, source_id, file, t, table_name, conf)
     # One statement for all columns: DuckDB parallelises the union, and commits once.
     n = con.execute(
         """INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity, attribute,
             value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
             order_key, text, locator, file, sheet, page, row_num, column_name, cell, conf_base)
         """ + " UNION ALL ".join(selects)
+    ).fetchall()
+    return int(n[0][0]) if n else 0
+
+
+def _long_form_ok(t: TypedTable) -> bool:
+    """The long form writes columns with a constant header, letter and attribute: every table
+    but a melted one (whose single value column takes them per row)."""
+    return not t.melted and all(
+        cc.header is not None and cc.letter is not None and cc.attribute is not None
+        for cc in t.claim_columns
+    )
+
+
+def _insert_wide_cell_claims(
+    con: duckdb.DuckDBPyConnection, stg: str, sha: str, source_id: str, file: str,
+    t: TypedTable, table_name: str, conf: float,
+) -> int:
+    """The claims `insert_cell_claims` writes, for a wide table, at a cost linear in its cells.
+
+    Each batch of columns is unpivoted into `temp.hyrag_cells` (one row per non-empty cell: the
+    row, the column's index and the value expressions of `_value_exprs`), the columns' constants
+    go to `temp.hyrag_cols`, and one statement applies the sentence template of the per-column
+    path, with the constants read from columns instead of folded into SQL. The same ids, text
+    and locators (tests/ingest compares the two paths on one table).
+    """
+    import pandas as pd
+
+    time_col = t.schema.time_column
+    cols = pd.DataFrame({
+        "k": range(len(t.claim_columns)),
+        "header": [cc.header for cc in t.claim_columns],
+        "letter": [cc.letter for cc in t.claim_columns],
+        "attribute": [cc.attribute for cc in t.claim_columns],
+        "numeric": [cc.role is Role.NUMERIC for cc in t.claim_columns],
+        "timed": [cc.role is Role.NUMERIC and cc.column != time_col for cc in t.claim_columns],
+    })
+    con.execute("SELECT 1").fetchall()  # register() refuses while a result is pending
+    con.register("hyrag_cols_frame", cols)
+    con.execute("CREATE OR REPLACE TEMP TABLE temp.hyrag_cols AS SELECT * FROM hyrag_cols_frame")
+    con.execute("SELECT 1").fetchall()
+    con.unregister("hyrag_cols_frame")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE temp.hyrag_cells (rid BIGINT, k INTEGER, vt VARCHAR, "
+        "vn DOUBLE, sc VARCHAR, un VARCHAR, vb DOUBLE)"
+    )
+    try:
+        for lo in range(0, len(t.claim_columns), WIDE_BATCH_COLUMNS):
+            batch = list(enumerate(t.claim_columns))[lo:lo + WIDE_BATCH_COLUMNS]
+            lists: list[list[str]] = [[], [], [], [], [], [], []]
+            for k, cc in batch:
+                vt, vn, sc, un, vb = _value_exprs(cc, t)
+                keep = f"{ident(cc.column)} IS NOT NULL"
+                if cc.role is Role.NUMERIC:
+                    keep += f" AND {vt} IS NOT NULL"
+                for part, expr in zip(lists, (keep, str(k), vt, vn, sc, un, vb), strict=True):
+                    part.append(expr)
+            keep_l, k_l, vt_l, vn_l, sc_l, un_l, vb_l = ("[" + ", ".join(p) + "]" for p in lists)
+            con.execute(
+                f"""INSERT INTO temp.hyrag_cells
+                SELECT rid, k, vt, vn, sc, un, vb FROM (
+                    SELECT __rid AS rid, unnest({keep_l}) AS keep, unnest({k_l}) AS k,
+                        unnest({vt_l}) AS vt, unnest(CAST({vn_l} AS DOUBLE[])) AS vn,
+                        unnest({sc_l}) AS sc, unnest({un_l}) AS un,
+                        unnest(CAST({vb_l} AS DOUBLE[])) AS vb
+                    FROM {stg})
+                WHERE keep"""
+            )
+        return _write_long_claims(con, stg, sha, source_id, file, t, table_name, conf)
+    finally:
+        con.execute("DROP TABLE IF EXISTS temp.hyrag_cells")
+        con.execute("DROP TABLE IF EXISTS temp.hyrag_cols")
+
+
+def _write_long_claims(
+    con: duckdb.DuckDBPyConnection, stg: str, sha: str, source_id: str, file: str,
+    t: TypedTable, table_name: str, conf: float,
+) -> int:
+    """The sentence template of `insert_cell_claims` over `temp.hyrag_cells` x `hyrag_cols`."""
+    vt, sc, un = "c.vt", "c.sc", "c.un"
+    loc = cell_loc_sql(file, t, "__row", "k.header", "k.letter || CAST(__row AS VARCHAR)",
+                       row_page=t.per_row_page, section="__section" if t.sectioned else None)
+    period = (
+        "CASE WHEN NOT k.timed OR __time_key IS NULL THEN '' WHEN __grain = 'date' "
+        "THEN ' on ' || __time_key ELSE ' in ' || __time_key END"
+    )
+    suffix = (
+        f"CASE WHEN NOT k.numeric THEN '' ELSE "
+        f"CASE WHEN {sc} IN ('thousand', 'million', 'billion') "
+        f"AND NOT regexp_matches(lower({vt}), '(k|m|bn|b|thousand|million|billion)$') "
+        f"THEN ' ' || {sc} ELSE '' END || "
+        f"CASE WHEN {un} <> '' AND strpos(upper({vt}), upper({un})) = 0 "
+        f"AND NOT ({un} = '%' AND {sc} = 'percent') "
+        f"THEN (CASE WHEN {un} = '%' THEN '' ELSE ' ' END) || {un} ELSE '' END END"
+    )
+    text = (
+        f"{lit(table_name)} || ' ' || coalesce(CAST(__entity AS VARCHAR), '') || "
+        "CASE WHEN coalesce(__context, '') <> '' THEN ' (' || __context || ')' ELSE '' END "
+        f"|| ': ' || k.attribute || {period} || ' was ' || {vt} || {suffix} || '.'"
+    )
+    n = con.execute(
+        f"""INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity,
+            attribute, value_text, value_num, scale, unit, value_base, time_key, period_start,
+            period_end, order_key, text, locator, file, sheet, page, row_num, column_name, cell,
+            conf_base)
+        SELECT substr(sha256({lit(sha + '|cell|')} || loc), 1, 16), {lit(source_id)}, item_id,
+            'cell', {lit(table_name)}, entity, attribute, vt, vn, sc, un, vb, time_key,
+            period_start, period_end, order_key, text, loc, {lit(file)}, {lit(t.sheet)},
+            page_no, __row, col, cell, {lit(conf)}
+        FROM (
+            SELECT {_item_id_sql(sha, file, t)} AS item_id,
+                CAST(__entity AS VARCHAR) AS entity, k.attribute AS attribute,
+                c.vt AS vt, c.vn AS vn, c.sc AS sc, c.un AS un, c.vb AS vb,
+                CASE WHEN k.timed THEN __time_key END AS time_key,
+                CASE WHEN k.timed THEN CAST(__period_start AS DATE) END AS period_start,
+                CASE WHEN k.timed THEN CAST(__period_end AS DATE) END AS period_end,
+                CASE WHEN k.timed THEN CAST(__order_key AS DOUBLE) END AS order_key,
+                {text} AS text, {loc} AS loc, __row, k.header AS col,
+                k.letter || CAST(__row AS VARCHAR) AS cell,
+                {"CAST(__page AS INTEGER)" if t.per_row_page else lit(t.page)} AS page_no,
+                c.rid AS rid, c.k AS kk
+            FROM temp.hyrag_cells c JOIN temp.hyrag_cols k ON k.k = c.k
+            JOIN {stg} s ON s.__rid = c.rid
+        )
+        ORDER BY kk, rid"""
     ).fetchall()
     return int(n[0][0]) if n else 0
 
@@ -204,6 +338,16 @@ def cell_loc_sql(
     sec = f"CAST({section} AS VARCHAR)"
     return (f"CASE WHEN {sec} IS NULL THEN {plain} ELSE json_object({prefix}, 'row', {row}, "
             f"'column', {header}, 'cell', {cell}, 'section', {sec}) END")
+
+
+def _exact_sum(x: str) -> str:
+    """sum(x) that does not depend on the order DuckDB's threads add the rows in: a DOUBLE sum
+    does (the same file gave 7501350.000000191 and 7501350.00000019, "7500750" and
+    "7500750.00"), so the values are summed as DECIMAL(38, 10), exactly, and the exact sum is
+    converted once. A value too large for that decimal (>= EXACT_SUM_MAX) sums as DOUBLE."""
+    return (f"CASE WHEN bool_or(NOT abs({x}) < {EXACT_SUM_MAX}) THEN sum({x}) ELSE "
+            f"CAST(sum(CASE WHEN abs({x}) < {EXACT_SUM_MAX} THEN CAST({x} AS DECIMAL(38, 10)) "
+            "END) AS DOUBLE) END")
 
 
 def insert_aggregates(
@@ -257,10 +401,12 @@ def insert_aggregates(
         )
     level_list = ", ".join(lit(x) for x in levels)
     con.execute(
-        f"""CREATE OR REPLACE TEMP TABLE agg_base AS
+        f"""CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_base AS
         SELECT m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date,
-            k.order_key, count(*) AS n, sum(m.v) AS s, avg(m.v) AS a, sum(m.vbase) AS sb,
-            avg(m.vbase) AS ab, any_value(m.sc) AS sc, any_value(m.un) AS un,
+            k.order_key, count(*) AS n, {_exact_sum("m.v")} AS s,
+            {_exact_sum("m.v")} / count(m.v) AS a, {_exact_sum("m.vbase")} AS sb,
+            {_exact_sum("m.vbase")} / count(m.vbase) AS ab, any_value(m.sc) AS sc,
+            any_value(m.un) AS un,
             CASE WHEN count(*) <= {AGGREGATE_LINK_LIMIT}
                 THEN list({{'r': m.row_num, 's': m.sec}} ORDER BY m.row_num) END AS rows
         FROM ({measures}) m
@@ -271,15 +417,16 @@ def insert_aggregates(
         HAVING count(DISTINCT m.sc) = 1"""
     )
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE agg_tmp AS
+        """CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_tmp AS
         SELECT 'sum' AS fn, 'total ' || header AS attribute, header, letter, gname, grp, key,
-            start_date, end_date, order_key, n, s AS v, sb AS vbase, sc, un, rows FROM agg_base
+            start_date, end_date, order_key, n, s AS v, sb AS vbase, sc, un, rows
+        FROM temp.hyrag_agg_base
         UNION ALL
         SELECT 'avg', 'average ' || header, header, letter, gname, grp, key, start_date,
-            end_date, order_key, n, a, ab, sc, un, rows FROM agg_base"""
+            end_date, order_key, n, a, ab, sc, un, rows FROM temp.hyrag_agg_base"""
     )
     con.execute(
-        f"""CREATE OR REPLACE TEMP TABLE agg_claims AS
+        f"""CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_claims AS
         SELECT *, substr(sha256({lit(sha + '|aggregate|')} || loc), 1, 16) AS claim_id FROM (
             SELECT *,
                 json_object({prefix}, 'column', header, 'aggregate',
@@ -287,7 +434,7 @@ def insert_aggregates(
                     || ' | ' || key) AS loc,
                 CASE WHEN v = round(v) AND abs(v) < 1e15
                     THEN CAST(CAST(v AS HUGEINT) AS VARCHAR) ELSE printf('%.2f', v) END AS vt
-            FROM agg_tmp)"""
+            FROM temp.hyrag_agg_tmp)"""
     )
     con.execute(
         f"""INSERT INTO claims (claim_id, source_id, kind, table_name, entity, attribute,
@@ -303,7 +450,7 @@ def insert_aggregates(
                 || ' (' || CASE fn WHEN 'sum' THEN 'sum' ELSE 'mean' END || ' of ' || n
                 || ' rows).',
             loc, {lit(file)}, {lit(t.sheet)}, {lit(t.page)}, header, {lit(conf)}
-        FROM agg_claims"""
+        FROM temp.hyrag_agg_claims"""
     )
     con.execute(
         f"""INSERT INTO claim_links (src, dst, kind, note, created_at)
@@ -312,11 +459,11 @@ def insert_aggregates(
                 cell_loc_sql(file, t, "x.r", "header", "letter || CAST(x.r AS VARCHAR)",
                              section="x.s" if t.sectioned else None)}), 1, 16),
             'derived_from', fn, now()
-        FROM (SELECT claim_id, header, letter, fn, unnest(rows) AS x FROM agg_claims
+        FROM (SELECT claim_id, header, letter, fn, unnest(rows) AS x FROM temp.hyrag_agg_claims
               WHERE rows IS NOT NULL)"""
     )
-    n = con.execute("SELECT count(*) FROM agg_claims").fetchone()[0]
-    con.execute("DROP TABLE agg_tmp")
-    con.execute("DROP TABLE agg_base")
-    con.execute("DROP TABLE agg_claims")
+    n = con.execute("SELECT count(*) FROM temp.hyrag_agg_claims").fetchone()[0]
+    con.execute("DROP TABLE temp.hyrag_agg_tmp")
+    con.execute("DROP TABLE temp.hyrag_agg_base")
+    con.execute("DROP TABLE temp.hyrag_agg_claims")
     return int(n)

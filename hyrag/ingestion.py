@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from hyrag.parsing import (
     parse_texts,
 )
 from hyrag.settings import Settings
-from hyrag.store import Store, content_id, locator_json
+from hyrag.store import ENGINE_NAMES, Store, content_id, is_engine_name, locator_json
 from ingest.errors import IngestError
 from ingest.schema import safe_identifier
 from ingest.timekeys import parse_time_key
@@ -40,10 +41,11 @@ from ingest.typed import TypedTable
 
 __all__ = ["SUPPORTED", "IngestReport", "Ingestor", "file_sha256"]
 
-RESERVED = frozenset(
-    {"meta", "sources", "kb_tables", "table_cells", "schemas", "schema_adjustments", "items", "claims",
-     "claim_links", "relations", "audit", "attributes"}
-)
+# Names a user's table never takes (hyrag.store.is_engine_name): the engine's tables and views
+# and its scratch prefixes; a file named after one gets the table `t_<name>`.
+RESERVED = ENGINE_NAMES
+STAGE = "temp.hyrag_stage"  # the staged frame of the table being written
+BUCKETS = "temp.hyrag_buckets"  # rows -> the periods they aggregate into
 
 
 @dataclass(frozen=True)
@@ -104,13 +106,25 @@ class Ingestor:
         source_id = content_id(tenant, sha)
         if self._exists(source_id):
             return IngestReport(p.name, source_id, "unchanged", seconds=time.perf_counter() - t0)
-        try:
-            parsed = parse_file(p, self.settings)
-        except IngestError as e:
-            self._fail(uri, e)
-            raise IngestFailed(
-                e.message, source=e.source or str(p), sheet=e.sheet, page=e.page, row=e.row
-            ) from e
+        # The bytes hashed are the bytes parsed: a file rewritten while it is read would be
+        # stored under the hash of other bytes (and later reported "unchanged"), so it is copied
+        # once, hashed as it is copied, and the copy is parsed.
+        with tempfile.TemporaryDirectory(prefix="hyrag-ingest-") as tmp:
+            copy = Path(tmp) / p.name
+            sha, size = _copy_hashing(p, copy)
+            source_id = content_id(tenant, sha)
+            if self._exists(source_id):
+                return IngestReport(
+                    p.name, source_id, "unchanged", seconds=time.perf_counter() - t0
+                )
+            try:
+                parsed = parse_file(copy, self.settings)
+            except IngestError as e:
+                self._fail(uri, e)
+                src = str(p) if e.source in (None, str(copy)) else e.source
+                raise IngestFailed(
+                    e.message, source=src, sheet=e.sheet, page=e.page, row=e.row
+                ) from e
         return self._write(
             parsed, uri=uri, name=p.name, kind=p.suffix.lower().lstrip("."), sha=sha, size=size,
             tenant=tenant, classification=classification, effective_date=effective_date,
@@ -256,9 +270,9 @@ class Ingestor:
         if key in reused:
             return reused.pop(key)
         base = safe_identifier(t.name, fallback="table")
-        if base in RESERVED:
+        if is_engine_name(base):
             base = f"t_{base}"
-        taken = set(self.store.user_tables()) | RESERVED
+        taken = {n.lower() for n in self.store.user_tables()} | RESERVED
         name, k = base, 1
         while name in taken:
             k += 1
@@ -272,11 +286,13 @@ class Ingestor:
         con = self.store.con
         frame = t.frame.copy()
         frame["__rid"] = range(len(frame))
-        stg = "hyrag_stage"
+        stg = STAGE
         _flush(con)
         con.register("hyrag_stage_frame", frame)
         # One native copy: every later statement scans DuckDB storage, not pandas objects.
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {stg} AS SELECT * FROM hyrag_stage_frame")
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE {stg} AS SELECT * FROM temp.main.hyrag_stage_frame"
+        )
         _flush(con)
         con.unregister("hyrag_stage_frame")
         try:
@@ -311,7 +327,7 @@ class Ingestor:
             levels = self._buckets(con, t)
             if levels:
                 n += claimsql.insert_aggregates(
-                    con, stg, "hyrag_buckets", levels, sha, source_id, file, t, table_name,
+                    con, stg, BUCKETS, levels, sha, source_id, file, t, table_name,
                     self.settings.conf_aggregate,
                 )
         finally:
@@ -319,7 +335,7 @@ class Ingestor:
             # rollback removes the temp tables, and the original error must not be masked.
             with contextlib.suppress(duckdb.Error):
                 con.execute(f"DROP TABLE IF EXISTS {stg}")
-                con.execute("DROP TABLE IF EXISTS hyrag_buckets")
+                con.execute(f"DROP TABLE IF EXISTS {BUCKETS}")
         return n
 
     def _buckets(self, con, t: TypedTable) -> list[str]:
@@ -373,7 +389,9 @@ class Ingestor:
         frame = rows_frame.merge(table, on="time_key").drop(columns=["time_key"])
         _flush(con)
         con.register("hyrag_buckets_frame", frame)
-        con.execute("CREATE OR REPLACE TEMP TABLE hyrag_buckets AS SELECT * FROM hyrag_buckets_frame")
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE {BUCKETS} AS SELECT * FROM temp.main.hyrag_buckets_frame"
+        )
         _flush(con)
         con.unregister("hyrag_buckets_frame")
         return sorted(levels)
@@ -497,6 +515,18 @@ class Ingestor:
 def _notes(parsed: Parsed) -> tuple[str, ...]:
     """The file's own notes (what no table carries), then each table's."""
     return (*parsed.notes, *(n for t in parsed.tables for n in t.notes))
+
+
+def _copy_hashing(src: Path, dst: Path) -> tuple[str, int]:
+    """Copy `src` to `dst` in one read, returning the sha256 and size of the bytes copied."""
+    h = hashlib.sha256()
+    size = 0
+    with src.open("rb") as f, dst.open("wb") as out:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            out.write(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size
 
 
 def _flush(con) -> None:

@@ -85,7 +85,8 @@ def parse_file(path: Path, settings: Settings) -> Parsed:
     if ext in TABLE_EXTENSIONS:
         from ingest.readers import read_path
 
-        raw = list(read_path(path, header_overlap=settings.header_overlap))
+        raw = list(read_path(path, header_overlap=settings.header_overlap,
+                             limits=settings.ingest_limits()))
     elif ext in PDF_EXTENSIONS:
         from ingest.pdf import read_pdf_document
 
@@ -142,6 +143,10 @@ def parse_texts(texts: list[str], source: str, settings: Settings) -> Parsed:
 def _finish(
     raw: list[RawTable], passages: list[Passage], opts: SchemaOptions, settings: Settings
 ) -> Parsed:
+    from ingest.limits import check_tables
+
+    check_tables(raw, settings.ingest_limits(),
+                 fiscal_year_start_month=settings.fiscal_year_start_month)
     typed = []
     for t in raw:
         if not t.header:

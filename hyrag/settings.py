@@ -11,6 +11,13 @@ import os
 from dataclasses import asdict, dataclass, fields, replace
 
 from hyrag.errors import SettingsError
+from ingest.limits import (
+    MAX_CELL_CHARS,
+    MAX_MEMBER_BYTES,
+    MAX_SHEET_CELLS,
+    MAX_TABLE_COLUMNS,
+    IngestLimits,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,14 @@ class Settings:
     conf_aggregate: float = 0.90  # conf_base of a derived aggregate
     conf_text: float = 0.75  # conf_base of a claim read from prose (lower than a cell)
     fiscal_year_start_month: int = 1  # fiscal years are calendar years unless told otherwise
+    # Bounds on one file (ingest/limits.py says why these values): decompressed bytes of one
+    # archive member (an XLSX sheet, its shared strings), cells of one sheet or table,
+    # characters of one cell, columns of one table. Crossing one is a one-line error naming
+    # the file; the store is unchanged.
+    ingest_max_member_bytes: int = MAX_MEMBER_BYTES
+    ingest_max_sheet_cells: int = MAX_SHEET_CELLS
+    ingest_max_cell_chars: int = MAX_CELL_CHARS
+    ingest_max_table_columns: int = MAX_TABLE_COLUMNS
     # --- Answering (seed 003, section 4.3) ---
     crag_retries: int = 2  # CRAG correction attempts at most
     # Schema-evolution tracker (seed 003, 4.3): failures per column before a reclassification
@@ -114,6 +129,10 @@ class Settings:
             "crag_retries",
             "tracker_threshold",
             "answer_max_unexplained",
+            "ingest_max_member_bytes",
+            "ingest_max_sheet_cells",
+            "ingest_max_cell_chars",
+            "ingest_max_table_columns",
         ):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < (
@@ -150,6 +169,15 @@ class Settings:
             raise SettingsError(
                 f"fiscal_year_start_month must be 1..12, got {self.fiscal_year_start_month!r}"
             )
+
+    def ingest_limits(self) -> IngestLimits:
+        """The ingest bounds as `ingest` takes them (it never imports `hyrag`)."""
+        return IngestLimits(
+            max_member_bytes=self.ingest_max_member_bytes,
+            max_sheet_cells=self.ingest_max_sheet_cells,
+            max_cell_chars=self.ingest_max_cell_chars,
+            max_table_columns=self.ingest_max_table_columns,
+        )
 
     def with_(self, **changes: object) -> Settings:
         names = {f.name for f in fields(self)}

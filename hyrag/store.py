@@ -42,6 +42,19 @@ ENGINE_TABLES = (
     "schema_evolution",
 )
 ENGINE_VIEWS = ("attributes",)
+# Scratch tables the engine makes while it writes (always TEMP, and always named with their
+# catalog, `temp.hyrag_stage`, so a statement can never resolve one to a user's table) and the
+# governance layer's per-cursor tables begin with these; with the engine tables and views they
+# are reserved: a user's table never takes one of these names (`is_engine_name`).
+ENGINE_PREFIXES = ("hyrag_", "_hyrag_")
+ENGINE_NAMES = frozenset((*ENGINE_TABLES, *ENGINE_VIEWS))
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def is_engine_name(name: str) -> bool:
+    """True for a name the engine owns; compared as DuckDB compares names (ASCII case)."""
+    low = name.translate(_ASCII_LOWER)
+    return low in ENGINE_NAMES or low.startswith(ENGINE_PREFIXES)
 
 _MIGRATION_1 = """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);

@@ -94,3 +94,10 @@ class RaggedRowError(UnreadableFileError):
         super().__init__(message, source=source, row=row)
         self.found = found
         self.expected = expected
+
+
+class LimitExceededError(IngestError):
+    """The file crosses one of the ingest bounds (`ingest.limits.IngestLimits`): an archive
+    member that decompresses too far, too many cells or columns, a cell too long. Refused
+    before it can take the machine's memory or minutes of work; the message names the limit
+    and the setting that raises it."""

@@ -608,10 +608,14 @@ def _read(path: str | Path) -> tuple[list[RawTable], list[Passage], list[_PageCo
             chains.append([t])
     tables = [_build_table(source, c) for c in chains if c[0].rows]
 
-    passages: list[Passage] = []
-    for p in pages:
-        for i, text in enumerate(_paragraphs(p)):
-            passages.append(Passage(source=source, text=text, page=p.number, paragraph=i))
+    passages = _passages(source, pages)
+    if not tables and not passages and any(ln.text.strip() for p in pages for ln in p.lines):
+        # Every line was taken for running furniture (one line at the same place on every
+        # page): what repeats is then the document's text itself, not a header around it.
+        for p in pages:
+            for ln in p.lines:
+                ln.furniture = False
+        passages = _passages(source, pages)
     tables = [_with_prose_scale(t, passages) for t in tables]
 
     if not tables and not passages:
@@ -629,6 +633,11 @@ def _read(path: str | Path) -> tuple[list[RawTable], list[Passage], list[_PageCo
             source=source,
         )
     return tables, passages, pages
+
+
+def _passages(source: str, pages: list[_PageContent]) -> list[Passage]:
+    return [Passage(source=source, text=text, page=p.number, paragraph=i)
+            for p in pages for i, text in enumerate(_paragraphs(p))]
 
 
 def read_pdf(path: str | Path) -> tuple[list[RawTable], list[Passage]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ingest.errors import UnsupportedFormatError
 from ingest.headers import HEADER_OVERLAP
+from ingest.limits import DEFAULT_LIMITS, IngestLimits
 from ingest.readers.calamine import read_calamine
 from ingest.readers.csv import read_csv
 from ingest.readers.frame import read_dataframe
@@ -33,12 +34,14 @@ COMPANION_PROSE = (".txt", ".md")
 
 
 def read_path(
-    path: str | Path, *, header_overlap: float = HEADER_OVERLAP, sheet: str | None = None
+    path: str | Path, *, header_overlap: float = HEADER_OVERLAP, sheet: str | None = None,
+    limits: IngestLimits = DEFAULT_LIMITS,
 ) -> list[RawTable]:
     """All tables in the file at `path`.
 
     `sheet` restricts a workbook to one sheet (unknown names raise `IngestError` listing the
-    sheets); it is ignored for formats without sheets.
+    sheets); it is ignored for formats without sheets. `limits` bound what a workbook may decompress
+    to before it is read (`ingest.limits`; tables of every format are checked by the caller).
     """
     p = Path(path)
     ext = p.suffix.lower()
@@ -47,7 +50,7 @@ def read_path(
                                                 require_delimiter=ext == ".txt"))
     if ext in WORKBOOKS:
         return with_companion_prose(p, read_xlsx(path, header_overlap=header_overlap,
-                                                 sheet=sheet))
+                                                 sheet=sheet, limits=limits))
     if ext in LEGACY_WORKBOOKS:
         return with_companion_prose(p, read_calamine(path, header_overlap=header_overlap,
                                                      sheet=sheet))

@@ -15,6 +15,12 @@ cached formula results are its job, not ours.
 - Excel error values (#DIV/0!, #N/A, ...) read as None with a note naming the cell: they are not
   data, and a string in a numeric column would defeat schema inference.
 - Hidden sheets are read (their data is still the workbook's data) and noted.
+
+Bounds (`ingest.limits`): every archive member's decompressed size is checked from the zip
+directory before anything is read, and counted again while it streams; the shared strings and
+each sheet are streamed in chunks (never read whole) through `scan_member`, which also counts a
+sheet's cells and bounds the XML of any one cell, so a zip bomb, a gigabyte-long inline string
+or a sheet of tens of millions of cells ends in a one-line error before openpyxl builds it.
 """
 
 from __future__ import annotations
@@ -23,16 +29,18 @@ import datetime as dt
 import re
 import warnings
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ingest.errors import (
     EmptyFileError,
     EncryptedFileError,
     IngestError,
+    LimitExceededError,
     UnreadableFileError,
 )
 from ingest.headers import HEADER_OVERLAP, MAX_NOTES_PER_KIND, find_tables, safe_identifier
+from ingest.limits import DEFAULT_LIMITS, IngestLimits, too_long_cell, too_many_cells
 from ingest.types import Cell, RawTable, column_letter
 
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -48,6 +56,13 @@ _HAS_FORMULA_RE = re.compile(rb"<(?:\w+:)?f[\s>/]")
 _CELL_RE = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.DOTALL)
 _REF_RE = re.compile(rb'\br="([A-Z]+)(\d+)"')
 _V_RE = re.compile(rb"<(?:\w+:)?v\b[^>]*>[^<]")
+_ROOT_PREFIX_RE = re.compile(rb"<(\w+:)?(?:worksheet|sst)\b")
+SCAN_CHUNK = 1 << 20  # bytes decompressed per step of a streamed member
+# XML bytes one cell may take per character of its value: UTF-8 takes up to 4, an escape such
+# as &quot; 6; plus room for the tags around it. A bound on memory, not the exact test of a
+# cell's length (that is `ingest.limits.check_tables`, on the values read).
+_XML_BYTES_PER_CHAR = 6
+_CELL_TAG_BYTES = 4096
 
 
 def _col_index(letters: str) -> int:
@@ -57,29 +72,130 @@ def _col_index(letters: str) -> int:
     return n
 
 
-def scan_sheet_xml(xml: bytes) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]:
-    """(merged ranges as (min_row, min_col, max_row, max_col), formula cells with no cached
-    value as (row, col)) from a worksheet's XML."""
-    merges = []
-    # <mergeCells> follows <sheetData>; searching only the tail skips the bulk of the sheet.
-    tail_at = xml.rfind(b"sheetData>")
-    for m in _MERGE_RE.finditer(xml, max(tail_at, 0)):
+def _merges_in(xml: bytes) -> list[tuple[int, int, int, int]]:
+    merges: list[tuple[int, int, int, int]] = []
+    if b"mergeCell" not in xml:
+        return merges
+    for m in _MERGE_RE.finditer(xml):
         c1, r1 = _col_index(m.group(1).decode()), int(m.group(2))
         if m.group(3):
             c2, r2 = _col_index(m.group(3).decode()), int(m.group(4))
         else:
             c2, r2 = c1, r1
         merges.append((min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)))
+    return merges
+
+
+def _uncached_in(xml: bytes, prefix: bytes) -> list[tuple[int, int]]:
     uncached: list[tuple[int, int]] = []
-    prefixed = re.match(rb"(?:<\?xml[^>]*>\s*)?<\w+:worksheet\b", xml) is not None
-    if (b"<f" in xml) if not prefixed else bool(_HAS_FORMULA_RE.search(xml)):
-        for m in _CELL_RE.finditer(xml):
-            body = m.group(2)
-            if not body or not _HAS_FORMULA_RE.search(body) or _V_RE.search(body):
+    if (b"<" + prefix + b"f") not in xml:
+        return uncached
+    for m in _CELL_RE.finditer(xml):
+        body = m.group(2)
+        if not body or not _HAS_FORMULA_RE.search(body) or _V_RE.search(body):
+            continue
+        ref = _REF_RE.search(m.group(1))
+        if ref:
+            uncached.append((int(ref.group(2)), _col_index(ref.group(1).decode())))
+    return uncached
+
+
+def scan_sheet_xml(xml: bytes) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]:
+    """(merged ranges as (min_row, min_col, max_row, max_col), formula cells with no cached
+    value as (row, col)) from a worksheet's XML held in memory (tests; files use
+    `scan_member`, which streams)."""
+    m = _ROOT_PREFIX_RE.search(xml[:4096])
+    prefix = (m.group(1) or b"") if m else b""
+    return _merges_in(xml), _uncached_in(xml, prefix)
+
+
+def _stream(
+    archive: zipfile.ZipFile, name: str, limits: IngestLimits, where: dict[str, object]
+) -> Iterator[bytes]:
+    """A member's bytes in chunks, counted: a directory that understates the size (the check
+    before reading trusts it) is caught here."""
+    total = 0
+    with archive.open(name) as f:
+        while chunk := f.read(SCAN_CHUNK):
+            total += len(chunk)
+            if total > limits.max_member_bytes:
+                raise _member_too_big(name, total, limits, where)
+            yield chunk
+
+
+def _member_too_big(
+    name: str, size: int, limits: IngestLimits, where: dict[str, object]
+) -> LimitExceededError:
+    return LimitExceededError(
+        f"archive member {name!r} decompresses to more than {limits.max_member_bytes:,} bytes "
+        f"({size:,}; a zip bomb? the limit is the setting ingest_max_member_bytes)",
+        **where,  # type: ignore[arg-type]
+    )
+
+
+def check_archive(archive: zipfile.ZipFile, limits: IngestLimits, source: str) -> None:
+    """Every member's decompressed size from the zip directory, before any is read."""
+    for info in archive.infolist():
+        if info.file_size > limits.max_member_bytes:
+            raise _member_too_big(info.filename, info.file_size, limits, {"source": source})
+
+
+def scan_member(
+    archive: zipfile.ZipFile,
+    name: str,
+    limits: IngestLimits,
+    *,
+    source: str,
+    sheet: str | None = None,
+) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]:
+    """Stream one worksheet (or the shared strings) in chunks: its merged ranges and formula
+    cells without a cached value (a worksheet), its cell count and the size of each cell's XML
+    bounded. Each chunk is cut before its last incomplete cell (`<c ...>` not yet closed), so
+    the regexes see whole cells and memory holds a chunk plus at most one cell."""
+    where: dict[str, object] = {"source": source, "sheet": sheet}
+    element = b"c" if sheet is not None else b"si"
+    cap = _XML_BYTES_PER_CHAR * limits.max_cell_chars + _CELL_TAG_BYTES
+    merges: list[tuple[int, int, int, int]] = []
+    uncached: list[tuple[int, int]] = []
+    cells = 0
+    prefix: bytes | None = None
+    opens: tuple[bytes, ...] = ()
+    close = b""
+    buf = b""
+
+    def take(region: bytes) -> None:
+        nonlocal cells
+        if sheet is None:
+            return
+        cells += sum(region.count(o) for o in opens)
+        if cells > limits.max_sheet_cells:
+            raise too_many_cells(cells, limits, **where)
+        merges.extend(_merges_in(region))
+        uncached.extend(_uncached_in(region, prefix or b""))
+
+    for chunk in _stream(archive, name, limits, where):
+        buf += chunk
+        if prefix is None:
+            m = _ROOT_PREFIX_RE.search(buf[:4096])
+            if m is None and len(buf) < 4096:
                 continue
-            ref = _REF_RE.search(m.group(1))
-            if ref:
-                uncached.append((int(ref.group(2)), _col_index(ref.group(1).decode())))
+            prefix = (m.group(1) or b"") if m else b""
+            opens = tuple(b"<" + prefix + element + ws for ws in (b" ", b">", b"/", b"\n",
+                                                                   b"\t", b"\r"))
+            close = b"</" + prefix + element + b">"
+        last = max(buf.rfind(o) for o in opens)
+        if last >= 0 and buf.find(close, last) < 0:
+            end = buf.find(b">", last)
+            complete = end >= 0 and buf[end - 1:end] == b"/"
+        else:
+            complete = True
+        cut = last if not complete else buf.rfind(b"<")
+        if cut > 0:
+            take(buf[:cut])
+            buf = buf[cut:]
+        if len(buf) > cap:
+            raise too_long_cell(limits, **where)
+    take(buf)
     return merges, uncached
 
 
@@ -131,12 +247,21 @@ def _percent_text(v: float, fmt: str) -> str:
     return f"{v * 100:.{decimals}f}%"
 
 
-def _read_grid(ws, notes: list[str]) -> tuple[list[list[Cell]], int]:  # type: ignore[no-untyped-def]
-    """All rows of a sheet from row 1, column A (ragged), and the widest row's length."""
+def _read_grid(  # type: ignore[no-untyped-def]
+    ws, notes: list[str], limits: IngestLimits = DEFAULT_LIMITS, source: str | None = None
+) -> tuple[list[list[Cell]], int]:
+    """All rows of a sheet from row 1, column A (ragged), and the widest row's length.
+
+    Counts the cells openpyxl yields, padding included (one stored cell at XFD1048576 is a
+    grid of a million rows and 16,384 columns), against `limits.max_sheet_cells`."""
     ws.reset_dimensions()  # some writers store a wrong <dimension>; read what is there
     grid: list[list[Cell]] = []
     width = 0
+    seen = 0
     for r, cells in enumerate(ws.iter_rows(min_row=1, min_col=1), start=1):
+        seen += max(len(cells), 1)
+        if seen > limits.max_sheet_cells:
+            raise too_many_cells(seen, limits, source=source, sheet=ws.title)
         row = []
         for c, cell in enumerate(cells, start=1):
             v = getattr(cell, "value", None)
@@ -213,6 +338,7 @@ def read_xlsx(
     *,
     header_overlap: float = HEADER_OVERLAP,
     sheet: str | None = None,
+    limits: IngestLimits = DEFAULT_LIMITS,
 ) -> list[RawTable]:
     """Every table on every non-empty sheet (or only on `sheet`), in workbook order."""
     import openpyxl  # imported here: reading CSVs must not pay for openpyxl's import
@@ -220,6 +346,15 @@ def read_xlsx(
     p = Path(path)
     source = str(path)
     _check_magic(p, source)
+    try:
+        with zipfile.ZipFile(p) as archive:
+            # Before openpyxl reads anything: it loads the shared strings whole.
+            check_archive(archive, limits, source)
+            for name in archive.namelist():
+                if name.lower().endswith("sharedstrings.xml"):
+                    scan_member(archive, name, limits, source=source)
+    except zipfile.BadZipFile as e:
+        raise UnreadableFileError(f"not a readable XLSX workbook ({e})", source=source) from e
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "data validation not supported" and friends
@@ -229,12 +364,14 @@ def read_xlsx(
             f"not a readable XLSX workbook ({type(e).__name__}: {e})", source=source
         ) from e
     try:
-        return _read_workbook(wb, p, source, header_overlap, sheet)
+        return _read_workbook(wb, p, source, header_overlap, sheet, limits)
     finally:
         wb.close()
 
 
-def _read_workbook(wb, p: Path, source: str, header_overlap: float, sheet: str | None):  # type: ignore[no-untyped-def]
+def _read_workbook(  # type: ignore[no-untyped-def]
+    wb, p: Path, source: str, header_overlap: float, sheet: str | None, limits: IngestLimits
+):
     sheets = list(wb.worksheets)
     names = [ws.title for ws in sheets]
     if sheet is not None:
@@ -258,8 +395,14 @@ def _read_workbook(wb, p: Path, source: str, header_overlap: float, sheet: str |
             sheet_notes: list[str] = []
             cell_notes: list[str] = []
             try:
-                grid, width = _read_grid(ws, cell_notes)
-                xml = archive.read(ws._worksheet_path.lstrip("/"))
+                # The streamed scan first: it refuses a sheet too large before openpyxl reads it.
+                merges, uncached = scan_member(
+                    archive, ws._worksheet_path.lstrip("/"), limits, source=source,
+                    sheet=ws.title,
+                )
+                grid, width = _read_grid(ws, cell_notes, limits, source)
+            except IngestError:
+                raise
             except Exception as e:
                 raise UnreadableFileError(
                     f"cannot read the sheet ({type(e).__name__}: {e})",
@@ -268,7 +411,6 @@ def _read_workbook(wb, p: Path, source: str, header_overlap: float, sheet: str |
                 ) from e
             if not grid:
                 continue
-            merges, uncached = scan_sheet_xml(xml)
             filled = _fill_merges(grid, merges, width)
             if filled:
                 sheet_notes.append(f"{filled} merged ranges forward-filled")
