@@ -482,3 +482,12 @@ def test_fiscal_question_interval_contains_fiscal_quarters() -> None:
 )
 def test_questions_without_a_period_have_no_interval(question) -> None:
     assert _interval(question) is None
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("2006–07", "2007"), ("2019/20", "2020"), ("2006-2007", "2007"), ("FY2006/07", "2007"),
+    ("2006-07", "2006-07"),  # a hyphen with two digits is the ISO month
+    ("2019-05", "2019-05"),
+])
+def test_a_year_span_is_the_year_it_ends_in(text: str, key: str) -> None:
+    assert parse_time_key(text).key == key

@@ -1,0 +1,63 @@
+"""Tables whose rows are periods, read through `kb.ingest(path)`: each figure is dated by its
+row, a heading above the rows names what they are of, and statistics printed under the series
+("No. Obs", "Mean") are claims of their own, not periods of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hyrag
+from hyrag.settings import Settings
+
+
+@pytest.fixture()
+def kb(tmp_path: Path):
+    k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
+    yield k
+    k.close()
+
+
+def claims(kb, name: str) -> dict[str, tuple]:  # noqa: ANN001
+    rows = kb.store.con.execute(
+        "SELECT json_extract_string(locator, '$.cell'), entity, attribute, time_key, value_num "
+        "FROM claims WHERE kind = 'cell' AND file = ?", [name]).fetchall()
+    return {r[0]: r[1:] for r in rows}
+
+
+def test_period_rows_under_a_heading_are_that_headings(kb, tmp_path: Path) -> None:
+    p = tmp_path / "industries.csv"
+    p.write_text("Industry,Businesses at end of June,Employment at end of June\n"
+                 "Construction,,\n2006–07,\"1,066\",485\n2007–08,\"1,102\",501\n"
+                 "Manufacturing,,\n2006–07,820,\"1,210\"\n", encoding="utf-8")
+    kb.ingest(p)
+    c = claims(kb, "industries.csv")
+    assert c["C3"] == ("Construction", "Employment at end of June", "2007", 485.0)
+    assert c["B6"] == ("Manufacturing", "Businesses at end of June", "2007", 820.0)
+    assert "A3" not in c  # the period label is the claim's period, not a figure of its own
+
+
+def test_year_rows_under_an_empty_corner_date_their_figures(kb, tmp_path: Path) -> None:
+    p = tmp_path / "starts.csv"
+    p.write_text(",United States,,\n,Total,1 unit,2 to 4 units\n2019,1290,888,31\n"
+                 "2020,1380,912,38\n", encoding="utf-8")
+    kb.ingest(p)
+    c = claims(kb, "starts.csv")
+    assert c["B4"][1:] == ("Total", "2020", 1380.0)
+    assert not any(v[1] == "column_1" for v in c.values())  # no year read as a measure
+
+
+def test_statistics_under_a_series_are_not_its_periods(kb, tmp_path: Path) -> None:
+    p = tmp_path / "prices.csv"
+    p.write_text("Series,CPI\n2019-01,251.7\n2019-02,252.8\n2019-03,254.2\nNo. Obs,282\n"
+                 "Mean,240.1\n", encoding="utf-8")
+    report = kb.ingest(p)
+    c = claims(kb, "prices.csv")
+    assert c["B5"] == ("No. Obs", "CPI", None, 282.0)
+    assert c["B4"][2:] == ("2019-03", 254.2)
+    table = report.tables[0]
+    assert kb.sql(f"SELECT max(cpi) AS m FROM {table}").rows[0][0] == 254.2
+    assert any("statistics of the series" in n and "No. Obs" in n for n in report.notes)
+    a = kb.ask("What was the highest CPI?")
+    assert a.decision == "answer" and a.values == (254.2,)
