@@ -118,7 +118,7 @@ class Ingestor:
                     p.name, source_id, "unchanged", seconds=time.perf_counter() - t0
                 )
             try:
-                parsed = parse_file(copy, self.settings)
+                parsed = parse_file(copy, self.settings, origin=p)
             except IngestError as e:
                 self._fail(uri, e)
                 src = str(p) if e.source in (None, str(copy)) else e.source

@@ -75,8 +75,9 @@ def _schema_options(s: Settings) -> SchemaOptions:
     )
 
 
-def parse_file(path: Path, settings: Settings) -> Parsed:
-    """Read and type a file; raises IngestError naming the place."""
+def parse_file(path: Path, settings: Settings, *, origin: Path | None = None) -> Parsed:
+    """Read and type a file; raises IngestError naming the place. `origin`: where the file
+    lives when `path` is a copy of it (its companion prose is read beside the original)."""
     ext = path.suffix.lower()
     opts = _schema_options(settings)
     raw: list[RawTable] = []
@@ -86,7 +87,7 @@ def parse_file(path: Path, settings: Settings) -> Parsed:
         from ingest.readers import read_path
 
         raw = list(read_path(path, header_overlap=settings.header_overlap,
-                             limits=settings.ingest_limits()))
+                             limits=settings.ingest_limits(), origin=origin))
     elif ext in PDF_EXTENSIONS:
         from ingest.pdf import read_pdf_document
 

@@ -341,15 +341,16 @@ def _parse_value(value: object, fiscal: int) -> TimeKey | str:
             return _parse_value(int(value), fiscal)
         return "a fractional number is not a period"
     if isinstance(value, str):
-        span = _year_span(value)
-        if span is not None:
-            return year_key(span, fiscal_year_start_month=fiscal)
+        if _year_span(value) is not None:
+            return (f"{value.strip()!r} is a year running across two calendar years: its own "
+                    "label, neither year (and no month)")
         return _parse_str(_normalise(value), fiscal)
     return f"a {type(value).__name__} is not a period"
 
 
 # "2006–07", "2019/20", "2006-2007": a year that runs across two calendar years (a financial
-# or academic year), named for the year it ends in, as fiscal years are. The second year must
+# or academic year). It is no period key: "2019" may be either year of "2018/19", so a question
+# naming one must not be answered from it; and "2006–07" is not July 2006. The second year must
 # follow the first. A hyphen with two digits ("2006-07") stays the ISO month it is.
 _P_YEAR_SPAN = re.compile(r"^\s*(?:fy\s*)?((?:19|20)\d{2})\s*(?:[\u2013\u2014/]\s*(\d{2})|"
                           r"[-\u2013\u2014/]\s*((?:19|20)\d{2}))\s*$", re.I)

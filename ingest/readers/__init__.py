@@ -36,6 +36,7 @@ COMPANION_PROSE = (".txt", ".md")
 def read_path(
     path: str | Path, *, header_overlap: float = HEADER_OVERLAP, sheet: str | None = None,
     limits: IngestLimits = DEFAULT_LIMITS,
+    origin: str | Path | None = None,
 ) -> list[RawTable]:
     """All tables in the file at `path`.
 
@@ -45,14 +46,15 @@ def read_path(
     """
     p = Path(path)
     ext = p.suffix.lower()
+    beside = Path(origin) if origin is not None else p  # where its companion prose lives
     if ext in DELIMITED:
-        return with_companion_prose(p, read_csv(path, header_overlap=header_overlap,
+        return with_companion_prose(beside, read_csv(path, header_overlap=header_overlap,
                                                 require_delimiter=ext == ".txt"))
     if ext in WORKBOOKS:
-        return with_companion_prose(p, read_xlsx(path, header_overlap=header_overlap,
+        return with_companion_prose(beside, read_xlsx(path, header_overlap=header_overlap,
                                                  sheet=sheet, limits=limits))
     if ext in LEGACY_WORKBOOKS:
-        return with_companion_prose(p, read_calamine(path, header_overlap=header_overlap,
+        return with_companion_prose(beside, read_calamine(path, header_overlap=header_overlap,
                                                      sheet=sheet))
     if ext == ".pdf":
         if importlib.util.find_spec("ingest.pdf") is None:

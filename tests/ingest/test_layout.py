@@ -154,3 +154,18 @@ def test_tables_stacked_with_their_own_headings_are_two_tables(tmp_path: Path) -
     assert first.header[1:] == ("September 29, 2019", "July 7, 2019")
     assert second.header[1:] == ("September 30, 2018", "July 8, 2018")
     assert [r[0] for r in second.rows] == ["High", "Low"] and second.row_locs == (7, 8)
+
+
+def test_the_companion_prose_scale_reaches_the_claims_through_kb_ingest(tmp_path: Path) -> None:
+    import hyrag
+    from hyrag.settings import Settings
+
+    path = write_grid(tmp_path / "files" / "report.csv",
+                      [["", "2019", "2018"], ["Other assets", "5,687", "4,120"]],
+                      ["Other assets consist of the following (in thousands):"])
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
+        report = kb.ingest(path)
+        scales = {r[0] for r in kb.store.con.execute(
+            "SELECT scale FROM claims WHERE kind = 'cell' AND value_num IS NOT NULL").fetchall()}
+    assert scales == {"thousand"}
+    assert any("declared in the prose (report.txt)" in n for n in report.notes)

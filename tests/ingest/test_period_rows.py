@@ -29,12 +29,12 @@ def claims(kb, name: str) -> dict[str, tuple]:  # noqa: ANN001
 def test_period_rows_under_a_heading_are_that_headings(kb, tmp_path: Path) -> None:
     p = tmp_path / "industries.csv"
     p.write_text("Industry,Businesses at end of June,Employment at end of June\n"
-                 "Construction,,\n2006–07,\"1,066\",485\n2007–08,\"1,102\",501\n"
-                 "Manufacturing,,\n2006–07,820,\"1,210\"\n", encoding="utf-8")
+                 "Construction,,\n2006,\"1,066\",485\n2007,\"1,102\",501\n"
+                 "Manufacturing,,\n2006,820,\"1,210\"\n", encoding="utf-8")
     kb.ingest(p)
     c = claims(kb, "industries.csv")
-    assert c["C3"] == ("Construction", "Employment at end of June", "2007", 485.0)
-    assert c["B6"] == ("Manufacturing", "Businesses at end of June", "2007", 820.0)
+    assert c["C3"] == ("Construction", "Employment at end of June", "2006", 485.0)
+    assert c["B6"] == ("Manufacturing", "Businesses at end of June", "2006", 820.0)
     assert "A3" not in c  # the period label is the claim's period, not a figure of its own
 
 

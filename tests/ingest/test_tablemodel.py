@@ -118,3 +118,10 @@ def test_lower_case_labels_and_a_first_column_of_numbers(model) -> None:
     assert at(m, "B2").row_path == ("net revenue",) and at(m, "B2").value == 5735
     m = model("codes.csv", "code,amount\n101,\"1,500\"\n102,\"2,250\"\n")
     assert len([c for c in m.cells if c.col_path == ("amount",)]) == 2  # no row lost to a header
+
+
+def test_a_year_across_two_calendar_years_stays_in_the_row_path(model) -> None:
+    m = model("industries_fy.csv", "Industry,Employment at end of June\nConstruction,\n"
+              "2006–07,485\n2007–08,501\n")
+    c = at(m, "B3")
+    assert (c.row_path, c.period, c.value) == (("Construction", "2006–07"), None, 485.0)
