@@ -261,7 +261,7 @@ class Ingestor:
         for table_name, sheet, page, ti in rows:
             con.execute(f"DROP TABLE IF EXISTS {ident(table_name)}")
             con.execute("DELETE FROM kb_tables WHERE table_name = ?", [table_name])
-            con.execute("DELETE FROM table_cells WHERE table_name = ?", [table_name])
+            tablecells.delete(con, table_name)
             out[(sheet, page, ti)] = table_name
         return out
 
@@ -297,9 +297,7 @@ class Ingestor:
         con.unregister("hyrag_stage_frame")
         try:
             cols = ", ".join(ident(c) for c in t.analyst_columns)
-            # statistics under a series ("No. Obs", "Mean") are claims, not rows of the table
-            rows = " WHERE NOT __statistic" if "__statistic" in t.frame.columns else ""
-            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}{rows}")
+            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}")
             con.execute(
                 "INSERT INTO kb_tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [table_name, source_id, t.sheet, t.page, t.table_index, t.title, t.n_rows,

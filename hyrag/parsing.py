@@ -157,7 +157,8 @@ def _finish(
             # the table model reads the table as printed: under the wide table's own schema
             # when it was melted into (item, period) rows
             typed.append(replace(tt, model=tablemodel.build(
-                t, infer_schema(t, opts) if tt.melted else tt.schema)))
+                t, infer_schema(t, opts) if tt.melted else tt.schema,
+                None if tt.melted else tt.frame)))
         except IngestError:
             raise
         except (ValueError, TypeError, KeyError) as e:

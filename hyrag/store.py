@@ -31,6 +31,8 @@ ENGINE_TABLES = (
     "meta",
     "sources",
     "kb_tables",
+    "table_rows",
+    "table_columns",
     "table_cells",
     "schemas",
     "schema_adjustments",
@@ -196,21 +198,34 @@ CREATE TABLE IF NOT EXISTS schema_evolution (
 # period, scale, unit and kind of row (`ingest.tablemodel`). Tables ingested before this
 # version have no rows here until their file is ingested again.
 _MIGRATION_3 = """
+CREATE TABLE IF NOT EXISTS table_rows (
+    table_name VARCHAR NOT NULL,
+    source_id VARCHAR NOT NULL,
+    row_idx INTEGER NOT NULL,
+    row_no INTEGER NOT NULL,
+    row_path VARCHAR[] NOT NULL,
+    row_kind VARCHAR NOT NULL,
+    period VARCHAR
+);
+CREATE TABLE IF NOT EXISTS table_columns (
+    table_name VARCHAR NOT NULL,
+    source_id VARCHAR NOT NULL,
+    col_idx INTEGER NOT NULL,
+    col_no INTEGER NOT NULL,
+    letter VARCHAR,
+    col_path VARCHAR[] NOT NULL,
+    period VARCHAR,
+    role VARCHAR NOT NULL
+);
 CREATE TABLE IF NOT EXISTS table_cells (
     table_name VARCHAR NOT NULL,
     source_id VARCHAR NOT NULL,
-    row_no INTEGER NOT NULL,
-    col_no INTEGER NOT NULL,
-    address VARCHAR,
+    row_idx INTEGER NOT NULL,
+    col_idx INTEGER NOT NULL,
     text VARCHAR NOT NULL,
     value DOUBLE,
-    row_path VARCHAR[] NOT NULL,
-    col_path VARCHAR[] NOT NULL,
-    period VARCHAR,
     scale VARCHAR NOT NULL,
-    unit VARCHAR NOT NULL,
-    row_kind VARCHAR NOT NULL,
-    role VARCHAR NOT NULL
+    unit VARCHAR NOT NULL
 );
 """
 

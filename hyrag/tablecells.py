@@ -1,9 +1,11 @@
-"""The table model in the store: `table_cells`, one row per non-empty cell of a table.
+"""The table model in the store: `table_rows`, `table_columns` and `table_cells`.
 
-Written in the ingest transaction with the table's claims (`Ingestor._write_table`), deleted
-with the table when its source is superseded, and read back as the `ingest.tablemodel`
-dataclasses. Governed subjects read it through a view filtered by their sources
-(`hyrag.policy.views.FILTERED_BY_SOURCE`), like every other engine table keyed by source.
+A table's rows (path, kind, period) and columns (header levels, period, role) are stored once
+each and its non-empty cells as (row, column, text, value, scale, unit) — a million cells are a
+million narrow rows, not a million copies of their paths. Written in the ingest transaction
+with the table's claims (`Ingestor._write_table`), deleted with the table when its source is
+superseded, and read back as `ingest.tablemodel.TableModel`. Governed subjects read the three
+tables through views filtered by their sources (`hyrag.policy.views.FILTERED_BY_SOURCE`).
 """
 
 from __future__ import annotations
@@ -11,49 +13,71 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from ingest.tablemodel import ModelCell, TableModel
+from ingest.tablemodel import CellArrays, ModelColumn, ModelRow, TableModel
 
-COLUMNS = ("table_name", "source_id", "row_no", "col_no", "address", "text", "value",
-           "row_path", "col_path", "period", "scale", "unit", "row_kind", "role")
+MODEL_TABLES = ("table_rows", "table_columns", "table_cells")
 
 
 def insert(con: duckdb.DuckDBPyConnection, table_name: str, source_id: str,
            model: TableModel | None) -> int:
     """Write a table's model; returns the number of cells written (0 without a model)."""
-    if model is None or not model.cells:
+    if model is None:
         return 0
-    frame = pd.DataFrame({
+    rows = pd.DataFrame({
         "table_name": table_name, "source_id": source_id,
-        "row_no": [c.row for c in model.cells], "col_no": [c.column for c in model.cells],
-        "address": [c.address for c in model.cells], "text": [c.text for c in model.cells],
-        "value": [c.value for c in model.cells],
-        "row_path": [list(c.row_path) for c in model.cells],
-        "col_path": [list(c.col_path) for c in model.cells],
-        "period": [c.period for c in model.cells], "scale": [c.scale for c in model.cells],
-        "unit": [c.unit for c in model.cells], "row_kind": [c.row_kind for c in model.cells],
-        "role": [c.role for c in model.cells]})
-    con.register("hyrag_table_cells_frame", frame)
-    try:
-        con.execute(f"INSERT INTO table_cells SELECT {', '.join(COLUMNS)} "
-                    "FROM hyrag_table_cells_frame")
-    finally:
-        con.unregister("hyrag_table_cells_frame")
-    return len(frame)
+        "row_idx": range(len(model.rows)), "row_no": [r.row for r in model.rows],
+        "row_path": [list(r.path) for r in model.rows],
+        "row_kind": [r.kind for r in model.rows],
+        "period": pd.Series([r.period for r in model.rows], dtype=object)})
+    cols = pd.DataFrame({
+        "table_name": table_name, "source_id": source_id,
+        "col_idx": range(len(model.columns)), "col_no": [c.column for c in model.columns],
+        "letter": pd.Series([c.letter for c in model.columns], dtype=object),
+        "col_path": [list(c.path) for c in model.columns],
+        "period": pd.Series([c.period for c in model.columns], dtype=object),
+        "role": [c.role for c in model.columns]})
+    a = model.arrays
+    cells = pd.DataFrame({
+        "table_name": table_name, "source_id": source_id, "row_idx": a.row, "col_idx": a.column,
+        "text": a.text, "value": pd.Series(a.value, dtype="Float64"), "scale": a.scale,
+        "unit": a.unit})
+    for name, frame in zip(MODEL_TABLES, (rows, cols, cells), strict=True):
+        if frame.empty:
+            continue
+        view = f"hyrag_{name}_frame"
+        con.register(view, frame)
+        try:
+            con.execute(f"INSERT INTO {name} SELECT * FROM {view}")
+        finally:
+            con.unregister(view)
+    return len(cells)
+
+
+def delete(con: duckdb.DuckDBPyConnection, table_name: str) -> None:
+    """Remove a table's model (its source was superseded)."""
+    for name in MODEL_TABLES:
+        con.execute(f"DELETE FROM {name} WHERE table_name = ?", [table_name])
 
 
 def load(con: duckdb.DuckDBPyConnection, table_name: str) -> TableModel | None:
-    """The model of one typed table as stored (None when the table has none), in file order."""
+    """The model of one typed table as stored (None when the table has none)."""
     meta = con.execute(
         "SELECT s.uri, k.sheet, k.page, k.title FROM kb_tables k JOIN sources s "
         "USING (source_id) WHERE k.table_name = ?", [table_name]).fetchone()
     if meta is None:
         return None
-    rows = con.execute(
-        "SELECT row_no, col_no, address, text, value, row_path, col_path, period, scale, unit, "
-        "row_kind, role FROM table_cells WHERE table_name = ? ORDER BY row_no, col_no",
-        [table_name]).fetchall()
-    cells = tuple(ModelCell(row=r[0], column=r[1], address=r[2], text=r[3], value=r[4],
-                            row_path=tuple(r[5]), col_path=tuple(r[6]), period=r[7],
-                            scale=r[8], unit=r[9], row_kind=r[10], role=r[11]) for r in rows)
+    rows = tuple(ModelRow(row=r[0], path=tuple(r[1]), kind=r[2], period=r[3])
+                 for r in con.execute(
+                     "SELECT row_no, row_path, row_kind, period FROM table_rows "
+                     "WHERE table_name = ? ORDER BY row_idx", [table_name]).fetchall())
+    cols = tuple(ModelColumn(column=c[0], letter=c[1], path=tuple(c[2]), period=c[3], role=c[4])
+                 for c in con.execute(
+                     "SELECT col_no, letter, col_path, period, role FROM table_columns "
+                     "WHERE table_name = ? ORDER BY col_idx", [table_name]).fetchall())
+    cells = con.execute(
+        "SELECT row_idx, col_idx, text, value, scale, unit FROM table_cells "
+        "WHERE table_name = ? ORDER BY row_idx, col_idx", [table_name]).fetchall()
+    arrays = CellArrays(*(tuple(x) for x in zip(*cells, strict=True))) if cells else \
+        CellArrays((), (), (), (), (), ())
     return TableModel(source=meta[0], name=table_name, sheet=meta[1], page=meta[2],
-                      title=meta[3], cells=cells)
+                      title=meta[3], rows=rows, columns=cols, arrays=arrays)

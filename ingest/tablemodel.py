@@ -24,21 +24,25 @@ Pure: no database, no engine; `build` is a function of the raw table and its sch
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import pandas as pd
 
 from ingest.cells import cell_kind, cell_text, is_empty
 from ingest.numbers import parse_number
 from ingest.schema import Role, TableSchema, scale_of_title
 from ingest.sections import heading_label, is_total_label, section_paths
 from ingest.timekeys import parse_time_key
-from ingest.types import RawTable, column_letter
+from ingest.types import Cell, RawTable, column_letter
 
 ROW_KINDS = ("data", "heading", "total", "metadata", "notes")
 # A label column is a column of periods when at least this share of its labelled rows parse as
 # one (and at least MIN_PERIOD_ROWS do): the other rows are then statistics of the series.
 PERIOD_LABEL_SHARE = 0.75
 MIN_PERIOD_ROWS = 2
+PERIOD_SAMPLE = 50  # labels looked at before a column of names is known to be no series
 _NAMING_ROLES = (Role.ID, Role.CATEGORICAL, Role.TEXT)
 
 
@@ -61,19 +65,73 @@ class ModelCell:
 
 
 @dataclass(frozen=True)
+class ModelRow:
+    """What a row is: its path, its kind and the period it is read in (its label or time
+    column, else its section heading, else the table's title)."""
+
+    row: int
+    path: tuple[str, ...]
+    kind: str
+    period: str | None
+
+
+@dataclass(frozen=True)
+class ModelColumn:
+    """What a column is: its header levels, the period they name, its role."""
+
+    column: int
+    letter: str | None  # spreadsheet letters for sources with a grid
+    path: tuple[str, ...]
+    period: str | None
+    role: str
+
+
+@dataclass(frozen=True)
+class CellArrays:
+    """The non-empty cells, column-wise (a million cells are a million rows of the store, not
+    a million objects): indices into the model's rows and columns, and per cell what only the
+    cell says — its text, value, and the scale and unit it carries (its own, else its
+    column's, else the title's)."""
+
+    row: tuple[int, ...]  # index into TableModel.rows
+    column: tuple[int, ...]  # index into TableModel.columns
+    text: tuple[str, ...]
+    value: tuple[float | None, ...]
+    scale: tuple[str, ...]
+    unit: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class TableModel:
-    """A table as a person reads it: its title and the cells, each in its context."""
+    """A table as a person reads it: its title, rows, columns and cells."""
 
     source: str
     name: str
     sheet: str | None
     page: int | None
     title: str | None
-    cells: tuple[ModelCell, ...]
+    rows: tuple[ModelRow, ...]
+    columns: tuple[ModelColumn, ...]
+    arrays: CellArrays
+
+    @property
+    def cells(self) -> tuple[ModelCell, ...]:
+        """Every cell with its context, in file order (built on demand)."""
+        a = self.arrays
+        out = []
+        for i, j, text, value, scale, unit in zip(a.row, a.column, a.text, a.value, a.scale,
+                                                  a.unit, strict=True):
+            r, c = self.rows[i], self.columns[j]
+            out.append(ModelCell(
+                row=r.row, column=c.column,
+                address=f"{c.letter}{r.row}" if c.letter else None, text=text, value=value,
+                row_path=r.path, col_path=c.path, period=c.period or r.period, scale=scale,
+                unit=unit, row_kind=r.kind, role=c.role))
+        return tuple(out)
 
     def cell(self, row_path: Sequence[str], col_path: Sequence[str]) -> ModelCell | None:
         """The cell at a row path and a column path, each matched by its trailing levels
-        (case-insensitive): ("Construction", "2006-07") and ("Employment",) name one cell."""
+        (case-insensitive): ("Construction", "2006") and ("Employment",) name one cell."""
         def ends(path: tuple[str, ...], want: Sequence[str]) -> bool:
             w = [x.lower() for x in want]
             return [x.lower() for x in path[len(path) - len(w):]] == w if w else True
@@ -83,7 +141,9 @@ class TableModel:
         return hits[0] if len(hits) == 1 else None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _period(text: str) -> str | None:
+    """The period key a label names, None when none (labels repeat: cached)."""
     if not text:
         return None
     try:
@@ -107,9 +167,12 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     """Is the label column a column of periods (the rows of a time series)? Yes when at least
     MIN_PERIOD_ROWS labels are periods and either PERIOD_LABEL_SHARE of them are, or the
     labels that are not sit together before or after the run of periods (a series followed by
-    its statistics: "No. Obs", "Mean"), never between them."""
+    its statistics: "No. Obs", "Mean"), never between them. Decided on the first
+    PERIOD_SAMPLE labels when the first of them are no periods at all (a list of names)."""
     labels = [cell_text(r[0]) for r, k in zip(table.rows, kinds, strict=True)
               if k == "data" and not is_empty(r[0])]
+    if not any(_period(x) for x in labels[:PERIOD_SAMPLE]):
+        return False
     dated = [_period(x) is not None for x in labels]
     n = sum(dated)
     if n < MIN_PERIOD_ROWS:
@@ -127,24 +190,38 @@ def period_labels(table: RawTable) -> bool:
 
 
 def _row_kinds(table: RawTable) -> list[str]:
+    kind_of: dict[object, str] = {}
+
+    def figure(v: Cell) -> bool:
+        if v is None:
+            return False
+        key = (type(v), v)
+        k = kind_of.get(key)
+        if k is None:
+            k = kind_of[key] = cell_kind(v)
+        return k in ("number", "year")
+
     out = []
     for r in table.rows:
-        label = cell_text(r[0]) if r else ""
         rest = r[1:]
-        figures = any(cell_kind(v) in ("number", "year") for v in rest)
-        if heading_label(r) is not None:
+        if not any(v is not None for v in rest):
+            out.append("heading" if heading_label(r) is not None else "data")
+            continue
+        if any(figure(v) for v in rest):
+            label = cell_text(r[0]) if r else ""
+            out.append("total" if label and is_total_label(label) else "data")
+        elif heading_label(r) is not None:
             out.append("heading")
-        elif label and is_total_label(label) and figures:
-            out.append("total")
-        elif not figures and any(not is_empty(v) for v in rest):
-            out.append("notes")
         else:
-            out.append("data")
+            out.append("notes" if any(not is_empty(v) for v in rest) else "data")
     return out
 
 
-def build(table: RawTable, schema: TableSchema) -> TableModel:
-    """The model of one table under its inferred schema (rules in the module docstring)."""
+def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = None) -> TableModel:
+    """The model of one table under its inferred schema (rules in the module docstring).
+    `typed`: the typed frame of the same rows (`ingest.typed`, not melted), whose parsed
+    numbers and time keys are reused; otherwise each distinct value of a column is parsed
+    once. Either way the cost is the table's size in lookups, not in parses."""
     kinds = _row_kinds(table)
     sections = section_paths(table)
     periods_down = _period_labels(table, kinds)
@@ -152,7 +229,7 @@ def build(table: RawTable, schema: TableSchema) -> TableModel:
         kinds = ["metadata" if k == "data" and not is_empty(r[0])
                  and _period(cell_text(r[0])) is None else k
                  for r, k in zip(table.rows, kinds, strict=True)]
-    cols = {c.position: c for c in schema.columns}
+    by_pos = {c.position: c for c in schema.columns}
     paths = table.column_paths or tuple((h,) if h else () for h in table.header)
     title_scale, title_unit = scale_of_title(table.title)
     title_period = _title_period(table.title)
@@ -161,42 +238,102 @@ def build(table: RawTable, schema: TableSchema) -> TableModel:
     if periods_down and time_pos is None:
         time_pos = 0
     naming = [j for j in naming if j != time_pos]
-    col_periods = [_period_of_path(p) for p in paths]
     grid = table.sheet is not None or table.page is not None or table.source.lower().endswith(
         (".csv", ".tsv", ".txt"))
-    cells: list[ModelCell] = []
+    columns = tuple(ModelColumn(
+        column=table.col_locs[j], letter=column_letter(table.col_locs[j]) if grid else None,
+        path=tuple(paths[j]), period=_period_of_path(paths[j]),
+        role=by_pos[j].role.value if j in by_pos else "text") for j in range(len(paths)))
+    keys = None
+    if typed is not None and time_pos is not None and time_pos in by_pos and \
+            schema.time_column == by_pos[time_pos].name and "__time_key" in typed:
+        keys = typed["__time_key"].tolist()
+    rows = []
     for i, r in enumerate(table.rows):
-        row_period = _period(cell_text(r[time_pos])) if time_pos is not None else None
+        row_period = (keys[i] if keys is not None else _period(cell_text(r[time_pos]))) \
+            if time_pos is not None else None
         # a row of a period column whose label is no period is named by it ("No. Obs")
         own = [j for j in naming if not is_empty(r[j])] + (
             [time_pos] if time_pos is not None and row_period is None
             and not is_empty(r[time_pos]) else [])
         names = tuple(cell_text(r[j]) for j in sorted(own))
-        row_path = (*sections[i], *names)
+        # a heading's own row: the path it opens (its label is the path's last level)
+        path = sections[i] if kinds[i] == "heading" and sections[i] else (*sections[i], *names)
         section_period = next((p for p in map(_period, reversed(sections[i])) if p), None)
-        for j, v in enumerate(r):
-            if is_empty(v):
+        rows.append(ModelRow(row=table.row_locs[i], path=path, kind=kinds[i],
+                             period=row_period or section_period or title_period))
+    ri: list[int] = []
+    ci: list[int] = []
+    texts: list[str] = []
+    values: list[float | None] = []
+    scales: list[str] = []
+    units: list[str] = []
+    for j in range(len(paths)):
+        col = by_pos.get(j)
+        figures = j not in naming and j != time_pos
+        col_scale = (col.scale if col is not None and col.scale else title_scale)
+        col_unit = (col.unit if col is not None and col.unit else title_unit)
+        seen: dict[object, tuple[str, float | None, str, str]] = {}
+        if figures and typed is not None and col is not None and col.role is Role.NUMERIC \
+                and f"{col.name}__num" in typed:
+            _typed_cells(table, j, typed, col.name, (ri, ci, texts, values, scales, units))
+            continue
+        for i, r in enumerate(table.rows):
+            v = r[j]
+            if v is None:
                 continue
-            col = cols.get(j)
-            text = cell_text(v)
-            parsed = parse_number(v) if j not in naming and j != time_pos else None
-            value = parsed.value if parsed is not None else None
-            scale = (parsed.scale if parsed is not None and parsed.scale else
-                     col.scale if col is not None and col.scale else title_scale
-                     if value is not None else "")
-            unit = (parsed.unit if parsed is not None and parsed.unit else
-                    col.unit if col is not None and col.unit else title_unit
-                    if value is not None else "")
-            cells.append(ModelCell(
-                row=table.row_locs[i], column=table.col_locs[j],
-                address=f"{column_letter(table.col_locs[j])}{table.row_locs[i]}" if grid
-                else None,
-                text=text, value=value, row_path=row_path, col_path=tuple(paths[j]),
-                period=col_periods[j] or row_period or section_period or title_period,
-                scale=scale, unit=unit, row_kind=kinds[i],
-                role=col.role.value if col is not None else "text"))
+            key = (type(v), v)
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = _read_cell(v, figures, col_scale, col_unit)
+            if not got[0]:
+                continue
+            ri.append(i)
+            ci.append(j)
+            texts.append(got[0])
+            values.append(got[1])
+            scales.append(got[2])
+            units.append(got[3])
+    order = sorted(range(len(ri)), key=lambda k: (ri[k], ci[k]))
+    arrays = CellArrays(row=tuple(ri[k] for k in order), column=tuple(ci[k] for k in order),
+                        text=tuple(texts[k] for k in order),
+                        value=tuple(values[k] for k in order),
+                        scale=tuple(scales[k] for k in order),
+                        unit=tuple(units[k] for k in order))
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
-                      title=table.title, cells=tuple(cells))
+                      title=table.title, rows=tuple(rows), columns=columns, arrays=arrays)
+
+
+def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame, name: str,
+                 out: tuple[list, ...]) -> None:
+    """Column `j`'s cells from the typed frame: its parsed value, scale and unit per row (the
+    display text as the file shows it)."""
+    ri, ci, texts, values, scales, units = out
+    nums = typed[f"{name}__num"].astype(object).where(typed[f"{name}__num"].notna(), None)
+    scale = typed[f"{name}__scale"].tolist()
+    unit = typed[f"{name}__unit"].tolist()
+    for i, (r, v) in enumerate(zip(table.rows, nums.tolist(), strict=True)):
+        raw = r[j]
+        if raw is None or is_empty(raw):
+            continue
+        ri.append(i)
+        ci.append(j)
+        texts.append(raw if raw.__class__ is str else cell_text(raw))
+        values.append(None if v is None else float(v))
+        scales.append((scale[i] or "") if v is not None else "")
+        units.append((unit[i] or "") if v is not None else "")
+
+
+def _read_cell(v: object, figures: bool, col_scale: str,
+               col_unit: str) -> tuple[str, float | None, str, str]:
+    """(text, value, scale, unit) of one cell value; text '' for an empty cell."""
+    if is_empty(v):
+        return ("", None, "", "")
+    text = cell_text(v)
+    parsed = parse_number(v) if figures else None
+    if parsed is None or parsed.value is None:
+        return (text, None, "", "")
+    return (text, parsed.value, parsed.scale or col_scale, parsed.unit or col_unit)
 
 
 def _title_period(title: str | None) -> str | None:

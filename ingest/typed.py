@@ -387,12 +387,11 @@ def _statistic_rows(typed: TypedTable, table: RawTable) -> TypedTable:
     from dataclasses import replace
 
     typed.frame["__entity"] = labels.where(named, typed.frame["__entity"])
-    typed.frame["__statistic"] = named.to_numpy()
     rows = [f"{table.row_locs[i]} ({labels[i]!r})" for i in named[named].index[:5]]
     return replace(typed, notes=(*typed.notes, (
-        f"row(s) {', '.join(rows)}{', ...' if named.sum() > 5 else ''}: statistics of the "
-        f"series in column {schema.columns[0].header!r}, not periods of it — kept as claims, "
-        f"left out of the SQL table")))
+        f"row(s) {', '.join(rows)}{', ...' if named.sum() > 5 else ''}: not periods of the "
+        f"series in column {schema.columns[0].header!r} (its statistics, a bucket or an "
+        f"adjustment) — their claims are named by their label and dated by no period")))
 
 
 def _period_label_column(table: RawTable, schema: TableSchema) -> TableSchema:

@@ -34,8 +34,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 
-FILTERED_BY_SOURCE = ("sources", "kb_tables", "table_cells", "schemas", "schema_adjustments",
-                      "items", "relations")
+FILTERED_BY_SOURCE = ("sources", "kb_tables", "table_rows", "table_columns", "table_cells",
+                      "schemas", "schema_adjustments", "items", "relations")
 FILTERED_BY_TABLE = ("schema_evolution",)  # engine tables keyed by typed-table name
 # Engine tables a governed subject may read (each through a view below, `meta` as is). An
 # engine table added later is not readable by a restricted subject until it gets a view here.
