@@ -183,10 +183,18 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     return all(dated[first:last + 1])
 
 
-def period_labels(table: RawTable) -> bool:
-    """Are the table's row labels periods — the rows of a series ("2019", "2006–07",
-    "2019-03"), headings and trailing statistics aside (`_period_labels`)?"""
-    return bool(table.rows) and _period_labels(table, _row_kinds(table))
+def period_labels(table: RawTable, *, pure: bool = False) -> bool:
+    """Are the table's row labels periods — the rows of a series ("2019", "2019-03"),
+    headings and trailing statistics aside (`_period_labels`)? `pure`: every labelled line
+    (headings and totals aside) is a period — no "Thereafter" bucket, no "Less: interest"."""
+    if not table.rows:
+        return False
+    kinds = _row_kinds(table)
+    if not _period_labels(table, kinds):
+        return False
+    return not pure or all(_period(cell_text(r[0])) is not None
+                           for r, k in zip(table.rows, kinds, strict=True)
+                           if k == "data" and not is_empty(r[0]))
 
 
 def _row_kinds(table: RawTable) -> list[str]:

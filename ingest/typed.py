@@ -398,8 +398,10 @@ def _period_label_column(table: RawTable, schema: TableSchema) -> TableSchema:
     """A label column of periods is the table's time column: its rows are a series ("2019 |
     1,290 | 888" under "Total | 1 unit"; "2006–07" rows under a "Construction" heading), so
     each figure is dated by its row, not named by a year as if the year were a line item. The
-    table model's rule decides (`tablemodel.period_labels`: headings and statistics such as
-    "No. Obs" after the series aside); the change is recorded as an adjustment."""
+    table model's rule decides (`tablemodel.period_labels`), for a pure series only: a
+    schedule whose years run into "Thereafter" and "Less: interest" lines keeps its lines as
+    line items (the table model still dates each of its cells). The change is recorded as an
+    adjustment."""
     from dataclasses import replace
 
     from ingest.schema import Adjustment
@@ -408,7 +410,7 @@ def _period_label_column(table: RawTable, schema: TableSchema) -> TableSchema:
     if schema.time_column is not None or schema.id_column is not None or not schema.columns:
         return schema
     first = schema.columns[0]
-    if first.role is Role.TIME or not period_labels(table):
+    if first.role is Role.TIME or not period_labels(table, pure=True):
         return schema
     cols = (replace(first, role=Role.TIME, dtype="VARCHAR", unit="", scale=""),
             *schema.columns[1:])

@@ -225,9 +225,9 @@ def test_file_rewritten_during_ingest_is_stored_as_the_bytes_read(tmp_path: Path
     f.write_bytes(first)
     real = ingestion.parse_file
 
-    def racing_parse(path, settings):  # type: ignore[no-untyped-def]
+    def racing_parse(path, settings, **kw):  # type: ignore[no-untyped-def]
         f.write_bytes(b"sku,price\nA-1,99\nA-2,98\n")  # the concurrent writer
-        return real(path, settings)
+        return real(path, settings, **kw)
 
     monkeypatch.setattr(ingestion, "parse_file", racing_parse)
     with hyrag.open(tmp_path / "kb") as kb:

@@ -1,6 +1,7 @@
 """Tables whose rows are periods, read through `kb.ingest(path)`: each figure is dated by its
-row, a heading above the rows names what they are of, and statistics printed under the series
-("No. Obs", "Mean") are claims of their own, not periods of it."""
+row and a heading above the rows names what they are of. (A series with lines that are not
+periods — a "Thereafter" bucket, "No. Obs" under it — keeps its lines as line items in the
+claims; the table model dates and kinds them: tests/ingest/test_tablemodel.py.)"""
 
 from __future__ import annotations
 
@@ -46,18 +47,3 @@ def test_year_rows_under_an_empty_corner_date_their_figures(kb, tmp_path: Path) 
     c = claims(kb, "starts.csv")
     assert c["B4"][1:] == ("Total", "2020", 1380.0)
     assert not any(v[1] == "column_1" for v in c.values())  # no year read as a measure
-
-
-def test_statistics_under_a_series_are_named_by_their_label(kb, tmp_path: Path) -> None:
-    p = tmp_path / "prices.csv"
-    p.write_text("Series,CPI\n2019-01,251.7\n2019-02,252.8\n2019-03,254.2\nNo. Obs,282\n"
-                 "Mean,240.1\n", encoding="utf-8")
-    report = kb.ingest(p)
-    c = claims(kb, "prices.csv")
-    assert c["B5"] == ("No. Obs", "CPI", None, 282.0)
-    assert c["B4"][2:] == ("2019-03", 254.2)
-    assert any("not periods of the series" in n and "No. Obs" in n for n in report.notes)
-    a = kb.ask("What was the CPI in 2019-03?")
-    assert a.decision == "answer" and [float(v) for v in a.values] == [254.2]
-    b = kb.ask("What was the No. Obs of the CPI?")
-    assert b.decision == "answer" and [float(v) for v in b.values] == [282.0]
