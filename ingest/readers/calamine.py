@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ingest.errors import EmptyFileError, EncryptedFileError, IngestError, UnreadableFileError
-from ingest.headers import HEADER_OVERLAP, MAX_NOTES_PER_KIND, find_tables, safe_identifier
+from ingest.headers import HEADER_OVERLAP
+from ingest.readers.workbook import SheetGrid, workbook_tables
 from ingest.readers.xlsx import EXCEL_ERRORS
 from ingest.types import Cell, RawTable, column_letter
 
@@ -143,64 +144,12 @@ def read_calamine(
             grids[name] = (grid, cell_notes, filled)
     finally:
         wb.close()
-    n_sheets = sum(1 for g, _, _ in grids.values() if g)
-    out: list[tuple[str, list]] = []
+    out = []
     for name in chosen:
         grid, cell_notes, filled = grids[name]
-        if not grid:
-            continue
         sheet_notes = [f"{filled} merged ranges forward-filled"] if filled else []
         if name in hidden:
             sheet_notes.append(f"sheet {name!r} is hidden")
-        parts = find_tables(
-            grid,
-            list(range(1, len(grid) + 1)),
-            header_overlap=header_overlap,
-            row_word="row",
-            normalized=True,
-        )
-        mine = _cell_notes_per_table(parts, cell_notes)
-        out.append((name, [(t, sheet_notes, mine[i]) for i, t in enumerate(parts)]))
-    if not any(parts for _, parts in out):
-        which = f"sheet {sheet!r}" if sheet is not None else "any sheet"
-        raise EmptyFileError(f"no table found on {which}", source=source, sheet=sheet)
-    stem = safe_identifier(p.stem)
-    single = n_sheets <= 1 and sum(len(parts) for _, parts in out) == 1
-    tables: list[RawTable] = []
-    for name, parts in out:
-        base = stem if single else f"{stem}_{safe_identifier(name)}"
-        for i, (t, sheet_notes, notes) in enumerate(parts):
-            tables.append(
-                RawTable(
-                    source=source,
-                    name=base if i == 0 else f"{base}_{i + 1}",
-                    header=t.header,
-                    rows=t.rows,
-                    row_locs=t.row_locs,
-                    col_locs=t.col_locs,
-                    sheet=name,
-                    table_index=i,
-                    title=t.title,
-                    notes=(*sheet_notes, *notes, *t.notes),
-                    column_paths=t.column_paths,
-                )
-            )
-    return tables
-
-
-def _cell_notes_per_table(parts: Sequence, cell_notes: Sequence[str]) -> list[list[str]]:  # type: ignore[type-arg]
-    """Each cell note goes to the table holding its row, else to the sheet's first table."""
-    out: list[list[str]] = [[] for _ in parts]
-    if not parts:
-        return out
-    for n in cell_notes:
-        row = int("".join(ch for ch in n.split(":", 1)[0] if ch.isdigit()) or 0)
-        k = next((i for i, t in enumerate(parts)
-                  if min((*t.row_locs, *t.header_locs), default=0) <= row
-                  <= max((*t.row_locs, *t.header_locs), default=0)), 0)
-        out[k].append(n)
-    for i, mine in enumerate(out):
-        if len(mine) > MAX_NOTES_PER_KIND:
-            extra = len(mine) - MAX_NOTES_PER_KIND
-            out[i] = [*mine[:MAX_NOTES_PER_KIND], f"... and {extra} more cell notes"]
-    return out
+        out.append(SheetGrid(name, grid, tuple(sheet_notes), tuple(cell_notes)))
+    return workbook_tables(source, p.stem, out, header_overlap=header_overlap, chosen=sheet,
+                           n_sheets=sum(1 for g, _, _ in grids.values() if g))

@@ -39,8 +39,9 @@ from ingest.errors import (
     LimitExceededError,
     UnreadableFileError,
 )
-from ingest.headers import HEADER_OVERLAP, MAX_NOTES_PER_KIND, find_tables, safe_identifier
+from ingest.headers import HEADER_OVERLAP
 from ingest.limits import DEFAULT_LIMITS, IngestLimits, too_long_cell, too_many_cells
+from ingest.readers.workbook import SheetGrid, workbook_tables
 from ingest.types import Cell, RawTable, column_letter
 
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -386,8 +387,7 @@ def _read_workbook(  # type: ignore[no-untyped-def]
             )
     else:
         chosen = sheets
-    stem = safe_identifier(p.stem)
-    out: list[tuple[object, list]] = []
+    out: list[SheetGrid] = []
     with zipfile.ZipFile(p) as archive:
         paths = [getattr(ws, "_worksheet_path", "") for ws in sheets]
         n_sheets = _nonempty_sheet_count(archive, paths)
@@ -421,58 +421,8 @@ def _read_workbook(  # type: ignore[no-untyped-def]
                 )
             if ws.sheet_state != "visible":
                 sheet_notes.append(f"sheet {ws.title!r} is {ws.sheet_state}")
-            parts = find_tables(
-                grid,
-                list(range(1, len(grid) + 1)),
-                header_overlap=header_overlap,
-                row_word="row",
-                normalized=True,
-            )
-            per_table = _assign_cell_notes(parts, cell_notes)
-            out.append((ws, [(t, sheet_notes, per_table[i]) for i, t in enumerate(parts)]))
-    if not any(parts for _, parts in out):
-        which = f"sheet {sheet!r}" if sheet is not None else "any sheet"
-        raise EmptyFileError(f"no table found on {which}", source=source, sheet=sheet)
-    single = n_sheets <= 1 and sum(len(parts) for _, parts in out) == 1
-    tables: list[RawTable] = []
-    for ws, parts in out:
-        base = stem if single else f"{stem}_{safe_identifier(ws.title)}"
-        for i, (t, sheet_notes, mine) in enumerate(parts):
-            tables.append(
-                RawTable(
-                    source=source,
-                    name=base if i == 0 else f"{base}_{i + 1}",
-                    header=t.header,
-                    rows=t.rows,
-                    row_locs=t.row_locs,
-                    col_locs=t.col_locs,
-                    sheet=ws.title,
-                    table_index=i,
-                    title=t.title,
-                    notes=(*sheet_notes, *mine, *t.notes),
-                    column_paths=t.column_paths,
-                )
-            )
-    return tables
+            out.append(SheetGrid(ws.title, grid, tuple(sheet_notes), tuple(cell_notes)))
+    return workbook_tables(source, p.stem, out, header_overlap=header_overlap, chosen=sheet,
+                           n_sheets=n_sheets)
 
 
-_CELL_NOTE_RE = re.compile(r"^cell ([A-Z]+)(\d+):")
-
-
-def _assign_cell_notes(parts: Sequence, cell_notes: Sequence[str]) -> list[list[str]]:  # type: ignore[type-arg]
-    """Each cell note goes to the table holding the cell, else to the sheet's first table."""
-    spans = []
-    for t in parts:
-        rows = (*t.row_locs, *t.header_locs)
-        spans.append((min(rows, default=0), max(rows, default=0), set(t.col_locs)))
-    out: list[list[str]] = [[] for _ in parts]
-    for n in cell_notes:
-        m = _CELL_NOTE_RE.match(n)
-        r, c = (int(m.group(2)), _col_index(m.group(1))) if m else (0, 0)
-        k = next((i for i, (lo, hi, cols) in enumerate(spans) if lo <= r <= hi and c in cols), 0)
-        out[k].append(n)
-    for i, mine in enumerate(out):
-        if len(mine) > MAX_NOTES_PER_KIND:
-            extra = len(mine) - MAX_NOTES_PER_KIND
-            out[i] = [*mine[:MAX_NOTES_PER_KIND], f"... and {extra} more cell notes"]
-    return out
