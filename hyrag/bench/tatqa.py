@@ -1,17 +1,20 @@
 """`hyrag bench tatqa --data tatqa_dataset_dev.json`: TAT-QA (Zhu et al., ACL 2021; data CC BY 4.0)
 end to end, offline, no LLM.
 
-For each document: a fresh knowledge base; its table ingested as a DataFrame (the leading rows
-that hold no amount are the header — periods, units — and become the column names, joined per
-column; a scale declared in the header captions or, failing that, in the prose — "(in
-thousands)" — is the table's title, so every amount carries it), its paragraphs as text; then each of its questions through `kb.ask`'s engine. The
-prediction is the answer's `values` with its `scale` (`hyrag.answer.values`: a reader's value,
-a derivation's result, the committed cell, or the year a "which year" question names); an
-answer whose decision is not `answer` has none: an abstention (empty prediction). Scoring re-implements TAT-QA's published conventions: numbers
-normalised to four decimals after multiplying by the scale (percent 0.01), so the scale must
-match; multi-span answers compared as a bag; arithmetic and count F1 equal to EM.
+For each document: a fresh knowledge base, and the document as a user would have it on disk
+(`write_document`): its table as a CSV file exactly as its rows are, its paragraphs as a text
+file beside it with the same stem. Both go through `kb.ingest(path)`; the benchmark holds no
+table reading of its own (header rows, captions, scales and sections are read by `ingest/`,
+the prose's scale through the companion text file). Then each of its questions through
+`kb.ask`'s engine. The prediction is the answer's `values` with its `scale`
+(`hyrag.answer.values`); an answer whose decision is not `answer` has none: an abstention
+(empty prediction). Scoring re-implements TAT-QA's published conventions: numbers normalised
+to four decimals after multiplying by the scale (percent 0.01), so the scale must match;
+multi-span answers compared as a bag; arithmetic and count F1 equal to EM.
 
 Printed: EM/F1 by answer type and by source, the table-cell lookup / arithmetic subset, the
+questions that use the table (on even and odd documents, beside the figure of the DataFrame
+loader this benchmark had before), the
 abstention rate, the share of answers whose numbers all pass grounding, the precision of
 non-abstained answers, TagOp's published figures beside ours, and — with `--calibrate` — the
 abstention threshold calibrated on the even-numbered documents and a reliability table on the
