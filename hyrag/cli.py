@@ -478,11 +478,17 @@ def _bench_wtq():  # noqa: ANN202
     return wtq
 
 
+def _bench_coldstart():  # noqa: ANN202
+    from hyrag.bench import coldstart
+
+    return coldstart
+
+
 BENCHES: dict[str, Callable[[], object]] = {
     "ingest": _bench_ingest, "ecr": _bench_ecr,
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
-    "tatqa": _bench_tatqa, "wtq": _bench_wtq,
+    "tatqa": _bench_tatqa, "wtq": _bench_wtq, "coldstart": _bench_coldstart,
 }
 
 
