@@ -94,9 +94,9 @@ class KnowledgeBase:
     def close(self) -> None:
         """Give back this object's share of the folder's store; the last one closes it (after
         any SQL statement still unwinding from a timeout has stopped)."""
-        from hyrag.sql.execute import wait_for_queries
-
-        wait_for_queries()
+        execute = sys.modules.get("hyrag.sql.execute")  # not imported: no statement ever ran
+        if execute is not None:
+            execute.wait_for_queries()
         self._release()
 
     def __enter__(self) -> KnowledgeBase:

@@ -45,6 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--question", default=QUESTION, help="the question `hyrag ask` is timed on")
     p.add_argument("--tier", default="hashed", choices=["hashed", "local", "remote"],
                    help="embedding tier of the knowledge base built without --kb")
+    p.add_argument("--no-bytecode", action="store_true",
+                   help="keep PYTHONDONTWRITEBYTECODE if set (time compiling every module)")
     p.add_argument("--out", default=None, help="write the timings as JSON")
 
 
@@ -56,14 +58,17 @@ def sample_files() -> list[Path]:
 
 
 def hyrag_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "hyrag.cli", *args]
+    """`hyrag ...` as this interpreter runs it. `-P`: the current folder is not put first on
+    the module path (as it is for `-m`), so the `hyrag` imported is the one the installed
+    `hyrag` command would import, not a checkout that happens to be the working directory."""
+    return [sys.executable, "-P", "-m", "hyrag.cli", *args]
 
 
 def commands(kb: Path, question: str) -> dict[str, list[str]]:
     py = sys.executable
     return {
-        "python -c pass": [py, "-c", "pass"],
-        "python -c 'import duckdb'": [py, "-c", "import duckdb"],
+        "python -c pass": [py, "-P", "-c", "pass"],
+        "python -c 'import duckdb'": [py, "-P", "-c", "import duckdb"],
         "hyrag sql 'SELECT 1'": hyrag_cmd("sql", "--kb", str(kb), "SELECT 1"),
         "hyrag ask": hyrag_cmd("ask", "--kb", str(kb), question),
     }
@@ -115,6 +120,8 @@ def rerun_command(args: argparse.Namespace) -> str:
         parts += ["--kb", str(args.kb)]
     else:
         parts += ["--tier", args.tier]
+    if args.no_bytecode:
+        parts.append("--no-bytecode")
     if args.question != QUESTION:
         parts += ["--question", args.question]
     return shlex.join(parts)
@@ -124,6 +131,10 @@ def run(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         raise HyragError(f"--repeat must be >= 1, got {args.repeat}")
     env = dict(os.environ)
+    # An installed package has its bytecode (pip compiles it); with PYTHONDONTWRITEBYTECODE set
+    # every process would compile every module again (~0.3-0.6 s of `hyrag ask`), which no
+    # user's start pays. The untimed first runs write it; `--no-bytecode` times without it.
+    unset_pyc = not args.no_bytecode and env.pop("PYTHONDONTWRITEBYTECODE", None) is not None
     with tempfile.TemporaryDirectory(prefix="hyrag-bench-coldstart-") as tmp:
         built_s = None
         if args.kb:
@@ -139,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
         first = {n: wall(c, env) for n, c in cmds.items() if n.startswith("hyrag")}
         times = measure(cmds, args.repeat, env)
     rows = summary(times)
+    if unset_pyc:
+        print("\nPYTHONDONTWRITEBYTECODE was set: unset for these processes, so they run from "
+              "cached bytecode as an installed package does (--no-bytecode keeps it)")
     print(f"\nfresh processes, {args.repeat} runs each (wall seconds; x = ratio of medians)")
     print(f"{'command':<28} {'median':>8} {'min':>8} {'max':>8} {'x pass':>8} {'x duckdb':>9}")
     for n, r in rows.items():
