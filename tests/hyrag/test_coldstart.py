@@ -138,3 +138,27 @@ def test_the_generation_advances_with_each_committed_ingest_only(tmp_path):
         with pytest.raises(hyrag.HyragError):  # refused: nothing committed
             kb.ingest(tmp_path / "bad.csv")
         assert kb.store.generation() == g0 + 1
+
+
+def test_bench_coldstart_times_each_command_beside_the_references(tmp_path, capsys,
+                                                                  monkeypatch):
+    import argparse
+
+    from hyrag.bench import coldstart
+
+    monkeypatch.setenv("HYRAG_EMBED_TIER", "hashed")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the children import this checkout
+    folder = _kb(tmp_path)
+    p = argparse.ArgumentParser()
+    coldstart.add_arguments(p)
+    args = p.parse_args(["--kb", str(folder), "--repeat", "2", "--out", str(tmp_path / "o.json"),
+                         "--question", "What was the headcount of Lakeside Depot in 2024?"])
+    assert coldstart.run(args) == 0
+    got = json.loads((tmp_path / "o.json").read_text())
+    assert set(got["summary"]) == {"python -c pass", "python -c 'import duckdb'",
+                                   "hyrag sql 'SELECT 1'", "hyrag ask"}
+    assert all(len(ts) == 2 for ts in got["times_s"].values())
+    duck = got["summary"]["python -c 'import duckdb'"]
+    assert duck["x_import_duckdb"] == 1.0 and duck["min_s"] <= duck["median_s"] <= duck["max_s"]
+    out = capsys.readouterr().out
+    assert f"rerun: hyrag bench coldstart --repeat 2 --kb {folder}" in out
