@@ -5,19 +5,27 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from hyrag.errors import HyragError, IngestFailed, StoreError
-from hyrag.ingestion import SUPPORTED, Ingestor, IngestReport
 from hyrag.settings import Settings, default_kb_path
-from hyrag.sql import QueryResult, check_sql, fold, run_query
 from hyrag.store import Store
+
+# Imported where used, not here: every command opens a KnowledgeBase, and `hyrag sql` or a
+# notebook that only reads must not pay for pandas and the ingest pipeline (~1 s of a cold
+# start) or the SQL guard's sqlglot before it needs them (issue 20).
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from hyrag.ingestion import Ingestor, IngestReport
+    from hyrag.sql import QueryResult
 
 
 class KnowledgeBase:
@@ -48,7 +56,7 @@ class KnowledgeBase:
         self.pep = Enforcer(self.store, policy_obj, subject, attestation)
         self._grant = None  # the active request's Grant (set by `_request`)
         self._readers: dict = {}
-        self._ingestor = Ingestor(self.store, self.settings)
+        self._ingestor_obj: Ingestor | None = None  # built at the first ingest (`_ingestor`)
         self._horizon = None
         # Vectors are written after the DuckDB transaction, lazily by default: at the first
         # search after an ingest, or by `kb.index()` (the CLI's `ingest` calls it once at the
@@ -73,13 +81,22 @@ class KnowledgeBase:
                 self._llm = False
         return self._llm or None
 
+    @property
+    def _ingestor(self) -> Ingestor:
+        """The ingest pipeline of this store, built (and its modules imported) on first use."""
+        if self._ingestor_obj is None:
+            from hyrag.ingestion import Ingestor
+
+            self._ingestor_obj = Ingestor(self.store, self.settings)
+        return self._ingestor_obj
+
     # -- context management ----------------------------------------------------------------
     def close(self) -> None:
         """Give back this object's share of the folder's store; the last one closes it (after
         any SQL statement still unwinding from a timeout has stopped)."""
-        from hyrag.sql.execute import wait_for_queries
-
-        wait_for_queries()
+        execute = sys.modules.get("hyrag.sql.execute")  # not imported: no statement ever ran
+        if execute is not None:
+            execute.wait_for_queries()
         self._release()
 
     def __enter__(self) -> KnowledgeBase:
@@ -185,7 +202,9 @@ class KnowledgeBase:
         tenant, classification = self._authorize_ingest(
             name or (source if isinstance(source, str | os.PathLike) else ""), tenant,
             classification)
-        if isinstance(source, pd.DataFrame):
+        # a DataFrame can only exist once pandas is imported: no import for a path
+        pandas = sys.modules.get("pandas")
+        if pandas is not None and isinstance(source, pandas.DataFrame):
             if not name:
                 raise IngestFailed("a DataFrame needs name= (it becomes the table name)")
             report = self._ingestor.ingest_frame(
@@ -413,7 +432,7 @@ class KnowledgeBase:
         from hyrag.errors import SettingsError, SqlRejected
         from hyrag.policy import StepUpRequired
         from hyrag.policy.views import GOVERNED_ENGINE_TABLES, HIDDEN, VISIBLE
-        from hyrag.sql import PlanScope, catalog_names
+        from hyrag.sql import PlanScope, catalog_names, check_sql, fold, run_query
 
         if row_cap is not None and (isinstance(row_cap, bool) or not isinstance(row_cap, int)
                                     or row_cap < 1):
@@ -559,6 +578,8 @@ def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
 
 def _walk(root: Path) -> list[Path]:
+    from hyrag.parsing import SUPPORTED
+
     found: list[Path] = []
     stack: list[tuple[Path, int]] = [(root, 0)]
     while stack:

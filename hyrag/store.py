@@ -233,6 +233,16 @@ CREATE TABLE IF NOT EXISTS table_cells (
 MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2, 3: _MIGRATION_3}
 
 
+# meta key of the write-transaction counter (`Store.generation`); stored in `meta`, so it needs
+# no migration and an older HyRAG ignores it.
+META_GENERATION = "generation"
+_BUMP_GENERATION = (
+    f"INSERT OR REPLACE INTO meta SELECT '{META_GENERATION}', "
+    "CAST(coalesce(max(CAST(value AS BIGINT)), 0) + 1 AS VARCHAR) FROM meta "
+    f"WHERE key = '{META_GENERATION}'"
+)
+
+
 def content_id(*parts: object, n: int = 16) -> str:
     """First n hex digits of sha256 over the parts joined by '|': stable, content-derived ids."""
     h = hashlib.sha256("|".join("" if p is None else str(p) for p in parts).encode("utf-8"))
@@ -315,15 +325,25 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """All or nothing: an exception rolls back every statement of the block."""
+        """All or nothing: an exception rolls back every statement of the block. A committed
+        block advances the store's `generation` (in the same transaction, so a rolled-back
+        ingest leaves it where it was)."""
         self.con.execute("BEGIN TRANSACTION")
         try:
             yield self.con
+            self.con.execute(_BUMP_GENERATION)
         except BaseException:
             self.con.execute("ROLLBACK")
             raise
         else:
             self.con.execute("COMMIT")
+
+    def generation(self) -> int:
+        """How many write transactions (ingests, migrations) this store has committed: what a
+        cache of the store's contents (`hyrag.kbcache`) is keyed by, in this process and the
+        next. 0 for a store no transaction has written since the counter was introduced."""
+        value = self.meta(META_GENERATION)
+        return int(value) if value is not None else 0
 
     # -- reads -----------------------------------------------------------------------------
     def meta(self, key: str) -> str | None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # imported by the two frame methods only: an answer needs no pandas
+    import pandas as pd
 
 FIELDS = ("text", "brief", "decision", "route", "trust", "requirements", "evidence", "gaps",
           "conflicts", "derivations", "verification", "ecr", "audit_id", "latency_ms",
@@ -53,6 +54,8 @@ class Answer:
 
     def evidence_frame(self) -> pd.DataFrame:
         """The evidence as a DataFrame (n, claim_id, source, locator, text, score)."""
+        import pandas as pd
+
         return pd.DataFrame(list(self.evidence),
                             columns=["n", "claim_id", "source", "locator", "text", "score"])
 
@@ -61,6 +64,8 @@ class Answer:
 
     def gaps_frame(self) -> pd.DataFrame:
         """The Knowledge Gaps as a DataFrame (entity, attribute, period, reason)."""
+        import pandas as pd
+
         return pd.DataFrame(list(self.gaps), columns=["entity", "attribute", "period", "reason"])
 
     def entropy_trace(self) -> list[float]:

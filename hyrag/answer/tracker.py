@@ -19,8 +19,10 @@ tracker proposes a reclassification, deterministically from the column's inferre
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # `suggestions` returns a frame (DuckDB builds it); nothing else needs pandas
+    import pandas as pd
 
 TABLE = "schema_evolution"
 

@@ -7,6 +7,8 @@ four strategies and their fusion, assembled once and rebuilt when the knowledge 
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from hyrag.embed import Embedder, embedder_for
 from hyrag.index.ann import AnnSettings
 from hyrag.index.builder import SyncReport, VectorStore
 from hyrag.retrieve.bm25 import BM25Index
-from hyrag.retrieve.catalog import generation, load_catalog
+from hyrag.retrieve.catalog import ClaimCatalog, generation, load_catalog
 from hyrag.retrieve.ensemble import EnsembleRetriever, RetrievalSettings, SearchResult
 from hyrag.retrieve.graph import EntityGraph
 from hyrag.retrieve.strategies import (
@@ -28,6 +30,10 @@ from hyrag.retrieve.strategies import (
 from hyrag.retrieve.temporal import Interval, latest_key, question_interval
 
 STRATEGIES = ("row_vectors", "claim_vectors", "lexical", "graph")
+# KB/cache/ files of the saved retrieval indexes, and the modules their layout depends on
+BM25_CACHE, GRAPH_CACHE = "bm25", "name_graph"
+_INDEX_CODE = ("hyrag.retrieve.bm25", "hyrag.retrieve.text", "hyrag.retrieve.graph",
+               "hyrag.retrieve.catalog")
 
 
 class Horizon:
@@ -94,11 +100,7 @@ class Horizon:
         gen = generation(self.con)
         if self._retriever is None or gen != self._gen:
             cat = load_catalog(self.con)
-            rels = self.con.execute(
-                "SELECT head, relation, tail, source_id FROM relations"
-            ).fetchall()
-            graph = EntityGraph(cat, rels)
-            bm25 = BM25Index(cat.texts.tolist())
+            bm25, graph = self._indexes(cat, gen)
             v = self.vectors
             strategies = [
                 RowVectorStrategy(v.rows, cat, graph),
@@ -118,6 +120,39 @@ class Horizon:
                 self._latest = latest_key(cat.time_keys[j])
             self._gen = gen
         return self._retriever
+
+    def _indexes(self, cat: ClaimCatalog, gen: tuple) -> tuple[BM25Index, EntityGraph]:
+        """BM25 postings and the name graph over `cat`: read from the knowledge-base folder
+        when saved there for these claims (`hyrag.kbcache`), else built and saved. Tokenising
+        every claim for BM25 was most of a fresh process's first search (~1.5 s on the sample
+        knowledge base). Saved for the whole store only: a subject's restricted statistics are
+        derived from these in memory (`BM25Index.restrict`, `EntityGraph.restrict`)."""
+        from hyrag import kbcache
+
+        saved = kbcache.persistable(self.store)
+        key = ""
+        if saved:
+            ids = hashlib.sha256("\n".join(cat.ids.tolist()).encode()).hexdigest()
+            key = kbcache.cache_key(self.store, _INDEX_CODE, gen, len(cat), ids)
+        arrays = kbcache.read_arrays(self.store, BM25_CACHE, key) if saved else None
+        bm25 = BM25Index.from_arrays(arrays) if arrays is not None else None
+        if bm25 is None or bm25.n_docs != len(cat):
+            bm25 = BM25Index(cat.texts.tolist())
+            if saved:
+                kbcache.write_arrays(self.store, BM25_CACHE, key, bm25.to_arrays())
+        state = kbcache.read_json(self.store, GRAPH_CACHE, key) if saved else None
+        graph = None
+        if state is not None:
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                graph = EntityGraph.from_state(cat, state)
+        if graph is None:
+            rels = self.con.execute(
+                "SELECT head, relation, tail, source_id FROM relations"
+            ).fetchall()
+            graph = EntityGraph(cat, rels)
+            if saved:
+                kbcache.write_json(self.store, GRAPH_CACHE, key, graph.to_state())
+        return bm25, graph
 
     def current_sources(self) -> frozenset[str]:
         return frozenset(

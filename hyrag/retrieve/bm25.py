@@ -64,6 +64,36 @@ class BM25Index:
         self.visible: np.ndarray | None = None  # None: every document (see `restrict`)
         self._stats(counts.astype(np.float64), self.n_docs, self.avgdl)
 
+    # -- saved between processes (hyrag.kbcache) ---------------------------------------------
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The postings and lengths (what the constructor tokenised for); the term column and
+        the statistics are recomputed on load, they are a few vector operations."""
+        terms = "\n".join(sorted(self.vocab, key=self.vocab.__getitem__)).encode("utf-8")
+        # one UTF-8 buffer (a token never holds a newline): a fixed-width string array would
+        # pad every term to the longest one's width, four bytes a character
+        return {"terms": np.frombuffer(terms, dtype=np.uint8), "doc_len": self.doc_len,
+                "post_doc": self.post_doc, "post_tf": self.post_tf, "offsets": self.offsets,
+                "params": np.asarray([self.k1, self.b], dtype=np.float64)}
+
+    @classmethod
+    def from_arrays(cls, a: dict[str, np.ndarray]) -> BM25Index:
+        """The index `to_arrays` described, without tokenising the corpus again."""
+        out = cls.__new__(cls)
+        out.k1, out.b = (float(x) for x in a["params"])
+        text = a["terms"].tobytes().decode("utf-8")
+        out.vocab = {t: i for i, t in enumerate(text.split("\n"))} if text else {}
+        out.doc_len = a["doc_len"].astype(np.float32, copy=False)
+        out.n_docs = len(out.doc_len)
+        out.avgdl = float(out.doc_len.mean()) if out.n_docs else 1.0
+        out.post_doc = a["post_doc"].astype(np.int32, copy=False)
+        out.post_tf = a["post_tf"].astype(np.float32, copy=False)
+        out.offsets = a["offsets"].astype(np.int64, copy=False)
+        counts = np.diff(out.offsets)  # each term's postings are contiguous: the term column
+        out.post_term = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+        out.visible = None
+        out._stats(counts.astype(np.float64), out.n_docs, out.avgdl)
+        return out
+
     def _stats(self, df: np.ndarray, n: int, avgdl: float) -> None:
         self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
         self._norm = (self.k1 * (1 - self.b + self.b * self.doc_len / max(avgdl, 1e-9))).astype(

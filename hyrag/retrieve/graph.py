@@ -114,6 +114,10 @@ class EntityGraph:
             source = src[0] if src else None
             self.relations[h].append((rel, t, source))
             self.relations[t].append((rel, h, source))
+        self._index_keys()
+
+    def _index_keys(self) -> None:
+        """The lookup keys and their bigram postings, from the name tables above."""
         self.keys = {
             k
             for k in (*self.by_entity, *self.by_value, *self.by_table)
@@ -129,6 +133,32 @@ class EntityGraph:
                 for g in _grams(k):
                     self._tri[(g, len(k))].append(k)
         self._attr_tokens: dict[str, set[str]] = {}
+
+    # -- saved between processes (hyrag.kbcache) ---------------------------------------------
+    def to_state(self) -> dict:
+        """The name tables as JSON values (item sets as sorted lists); the keys and bigram
+        postings are derived again on load."""
+        return {
+            "by_entity": self.by_entity,
+            "by_value": {k: sorted(v) for k, v in self.by_value.items()},
+            "by_table": self.by_table,
+            "relations": self.relations,
+            "relation_rows": self._relation_rows,
+        }
+
+    @classmethod
+    def from_state(cls, cat: ClaimCatalog, state: dict) -> EntityGraph:
+        """The graph `to_state` described, over the same catalog (same claims, same order)."""
+        out = cls.__new__(cls)
+        out.cat, out.conf = cat, cat.conf
+        out._relation_rows = [tuple(r) for r in state["relation_rows"]]
+        out.by_entity = defaultdict(list, state["by_entity"])
+        out.by_value = defaultdict(set, {k: set(v) for k, v in state["by_value"].items()})
+        out.by_table = dict(state["by_table"])
+        out.relations = defaultdict(list, {k: [tuple(r) for r in v]
+                                           for k, v in state["relations"].items()})
+        out._index_keys()
+        return out
 
     def restrict(
         self, visible: np.ndarray, sources: frozenset[str], conf: np.ndarray | None = None

@@ -1,0 +1,127 @@
+"""Indexes that depend only on what a knowledge base holds, saved in its folder between processes.
+
+The answer engine's schema catalog, the BM25 postings and the name graph of retrieval are pure
+functions of the store's contents, and building them was most of a fresh process's first
+question (issue 20: 1-4 s on the sample knowledge base, ~48 s at 1.1 M claims). Each is built
+once, written to `KB/cache/NAME.json` or `.npz`, and read back by the next process.
+
+A saved index is used only when its key matches the one computed now. The key covers
+- the store's `generation` (advanced by every committed ingest, `Store.transaction`) and the
+  caller's own content signature (sources, versions, links), so an ingest in any process, or by
+  an older HyRAG that does not advance the counter, is never served a stale index;
+- the source code of the modules that build and read the index, so a changed builder never
+  reads a file laid out by the old one.
+
+Only JSON and NumPy arrays without pickling are read (`allow_pickle=False`): a knowledge-base
+folder received from someone else can hold wrong data, never code that runs on open. A file
+that cannot be read (cut short, another layout) is a miss and is rebuilt; a folder that cannot
+be written (read-only media) just means the index is rebuilt in every process, as before.
+Indexes of a subject's restricted view (`hyrag.policy.views.GovernedStore`) are never saved:
+their statistics differ per subject and are derived from the saved full index in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import zipfile
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+CACHE_DIR = "cache"
+# Bumped when this module's own file layout changes (the modules' code is keyed separately).
+FORMAT = 1
+FILE_MODE = 0o644
+_MISS_ERRORS = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile)
+
+
+@cache
+def code_digest(modules: tuple[str, ...]) -> str:
+    """sha256 over the source files of the named (imported) modules."""
+    h = hashlib.sha256(str(FORMAT).encode())
+    for name in modules:
+        path = getattr(sys.modules[name], "__file__", None)
+        h.update(name.encode())
+        if path:
+            h.update(Path(path).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def persistable(store: object) -> bool:
+    """Whether `store` is a whole knowledge base (not a subject's view) kept in a folder."""
+    from hyrag.store import Store
+
+    return isinstance(store, Store)
+
+
+def cache_key(store: Any, modules: Iterable[str], *parts: object) -> str:  # noqa: ANN401
+    """The key a saved index must carry to be used now (see the module docstring)."""
+    raw = json.dumps([store.generation(), code_digest(tuple(modules)), [str(p) for p in parts]])
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def path_of(store: Any, name: str, suffix: str) -> Path:  # noqa: ANN401
+    return Path(store.folder) / CACHE_DIR / f"{name}{suffix}"
+
+
+def read_json(store: Any, name: str, key: str) -> Any:  # noqa: ANN401
+    """The saved object under `name` when its key is `key`, else None."""
+    try:
+        with path_of(store, name, ".json").open("rb") as f:
+            doc = json.load(f)
+    except _MISS_ERRORS:
+        return None
+    if not isinstance(doc, dict) or doc.get("key") != key:
+        return None
+    return doc.get("data")
+
+
+def write_json(store: Any, name: str, key: str, data: object) -> bool:  # noqa: ANN401
+    """Save `data` under `name` with `key` (atomically); False when the folder is not writable."""
+    payload = json.dumps({"key": key, "data": data}, ensure_ascii=False,
+                         separators=(",", ":")).encode("utf-8")
+    return _write(path_of(store, name, ".json"), lambda f: f.write(payload))
+
+
+def read_arrays(store: Any, name: str, key: str) -> dict | None:  # noqa: ANN401
+    """The saved arrays under `name` when their key is `key`, else None."""
+    import numpy as np
+
+    try:
+        with np.load(path_of(store, name, ".npz"), allow_pickle=False) as z:
+            if str(z["__key__"]) != key:
+                return None
+            return {k: z[k] for k in z.files if k != "__key__"}
+    except _MISS_ERRORS:
+        return None
+
+
+def write_arrays(store: Any, name: str, key: str, arrays: dict) -> bool:  # noqa: ANN401
+    import numpy as np
+
+    return _write(path_of(store, name, ".npz"),
+                  lambda f: np.savez(f, __key__=np.array(key), **arrays))
+
+
+def _write(path: Path, fill) -> bool:  # noqa: ANN001
+    """Write through a temporary file in the same folder, then rename: a reader in another
+    process sees the old file or the whole new one, never half of it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fill(f)
+        os.chmod(tmp, FILE_MODE)  # mkstemp's 0600 would hide it from the folder's other users
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        return False
+    return True
