@@ -130,3 +130,19 @@ def prose_scale(paragraphs: Iterable[str], cells: Iterable[float]) -> tuple[str,
     inferred = scale_from_prose(cells, texts)
     return (inferred, "inferred from the prose, which quotes this table's amounts at that "
             "scale") if inferred else ("", "")
+
+
+def subject_from_title(title: str | None) -> str | None:
+    """'Northwind Traders — Income statement (USD thousands)' -> 'Northwind Traders'. A scale
+    declaration is not part of the subject: "Results (in thousands, except per share data)"
+    names none (its comma is the declaration's)."""
+    if not title:
+        return None
+    phrase = scale_declaration(title)[1]
+    title = title.replace(phrase, " ").strip() if phrase else title
+    for sep in (" — ", " – ", " - ", ":", ","):
+        if sep in title:
+            head = title.split(sep, 1)[0].strip()
+            if head:
+                return head
+    return None

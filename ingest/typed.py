@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ingest.captions import subject_from_title
 from ingest.melt import LongTable, detect_wide, melt
 from ingest.numbers import SCALES, column_decimal_mark, find_numbers, parse_number
 from ingest.schema import (
@@ -90,24 +91,6 @@ def _display(v: Cell) -> str:
     if isinstance(v, float):
         return format_number(v)
     return str(v).strip()
-
-
-def subject_from_title(title: str | None) -> str | None:
-    """'Northwind Traders — Income statement (USD thousands)' -> 'Northwind Traders'. A scale
-    declaration is not part of the subject: "Results (in thousands, except per share data)"
-    names none (its comma is the declaration's)."""
-    if not title:
-        return None
-    from ingest.captions import scale_declaration
-
-    phrase = scale_declaration(title)[1]
-    title = title.replace(phrase, " ").strip() if phrase else title
-    for sep in (" — ", " – ", " - ", ":", ","):
-        if sep in title:
-            head = title.split(sep, 1)[0].strip()
-            if head:
-                return head
-    return None
 
 
 _PLAIN = re.compile(r"[+-]?\d+(\.\d+)?")

@@ -271,7 +271,7 @@ def subjects(con, subject: bool = True) -> dict[str, str]:  # noqa: ANN001
     """table -> the subject ingestion took from its title ("Northwind — Income statement"):
     every row of such a table has that entity, so it names the table, not a line item.
     `subject=False`: table -> its whole title."""
-    from ingest.typed import subject_from_title
+    from ingest.captions import subject_from_title
 
     try:
         rows = con.cursor().execute("SELECT table_name, title FROM kb_tables").fetchall()
