@@ -92,10 +92,14 @@ def append(path: Path, records: list[dict]) -> None:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
                 data = b"\n" + data  # a line a crash cut short stays a line of its own
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except OSError:
+                os.ftruncate(fd, size)  # no part of a request that was not recorded whole
+                raise
     except OSError as e:
         raise ReadLogUnavailable(e.errno or errno.EIO,
                                  f"cannot append to {path}: {e.strerror or e}") from e

@@ -241,3 +241,22 @@ def test_a_line_a_crash_cut_short_loses_no_later_record(tmp_path: Path) -> None:
         f.write(b'{"type":"schema_evolution","tab')  # a write that never finished
     append(log, [tracker_record("t", "b", "", 3)])
     assert [r["column"] for r in read(log)] == ["a", "b"]
+
+
+def test_a_request_that_could_not_be_written_whole_leaves_no_part(tmp_path: Path,
+                                                                   monkeypatch) -> None:  # noqa: ANN001
+    import hyrag.readlog as readlog
+
+    log = tmp_path / "log.jsonl"
+    readlog.append(log, [readlog.tracker_record("t", "a", "", 3)])
+    real = os.write
+
+    def half_then_full(fd: int, data: memoryview) -> int:
+        real(fd, data[:len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(readlog.os, "write", half_then_full)
+    with pytest.raises(readlog.ReadLogUnavailable, match="No space left"):
+        readlog.append(log, [readlog.tracker_record("t", c, "", 3) for c in "bcd"])
+    monkeypatch.undo()
+    assert [r["column"] for r in read(log)] == ["a"]
