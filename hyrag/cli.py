@@ -112,16 +112,37 @@ def _print_json(obj: object) -> None:
 
 def _open(args: argparse.Namespace, *, read_only: bool = False, **kw: object):  # noqa: ANN202
     """The knowledge base as `--as SUBJECT` under `--policy FILE` (or the folder's policy.toml)
-    with `--attest TEXT`. A governed request writes its verdicts to the audit log first, so a
-    command that reads only opens the store read-only when no policy applies."""
-    from pathlib import Path
-
+    with `--attest TEXT`. A command that only reads opens the store read-only, governed or not:
+    its audit records go to the read log (`hyrag.readlog`), so readers never lock each other
+    (or a notebook) out."""
     from hyrag.kb import KnowledgeBase
-    from hyrag.policy import POLICY_FILE
 
-    governed = bool(args.policy) or (Path(args.kb) / POLICY_FILE).exists()
-    return KnowledgeBase(args.kb, read_only=read_only and not governed, subject=args.as_subject,
+    return KnowledgeBase(args.kb, read_only=read_only, subject=args.as_subject,
                          policy=args.policy, attestation=args.attest, **kw)
+
+
+def _open_searching(args: argparse.Namespace, **kw: object):  # noqa: ANN202
+    """`_open` read-only for a command that searches. Vectors of sources ingested without them
+    (`--no-vectors`, or `kb.ingest` in Python) are written by the first search, which needs
+    the store read-write: then, and only then, the knowledge base is opened read-write; when
+    other processes hold it the search runs without those vectors and says so."""
+    from hyrag.errors import StoreError
+
+    kb = _open(args, read_only=True, **kw)
+    try:
+        pending = kb.horizon.vectors.pending()
+    except BaseException:
+        kb.close()
+        raise
+    if not pending:
+        return kb
+    kb.close()
+    try:
+        return _open(args, **kw)
+    except StoreError as e:
+        print(f"note: vectors of {len(pending)} source(s) are not written yet ({e}); searching "
+              "without them", file=sys.stderr)
+        return _open(args, read_only=True, **kw)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -232,7 +253,7 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    with _open(args) as kb:
+    with _open_searching(args) as kb:
         result = kb.search(args.question, k=args.k)
     if args.json:
         _print_json(result.to_dict())
@@ -257,7 +278,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from hyrag.settings import Settings
 
     settings = Settings(answer_use_search=not args.no_search)
-    with _open(args, settings=settings) as kb:
+    kb = (_open(args, read_only=True, settings=settings) if args.no_search
+          else _open_searching(args, settings=settings))
+    with kb:
         answer = kb.ask(args.question, trust=args.trust)
     if args.json:
         _print_json(answer.to_dict())

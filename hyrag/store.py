@@ -5,6 +5,12 @@ locked): the engine's readers are Python, so DuckDB never needs to read another 
 SQL runs on a cursor of this same connection (CONTRACT.md, "The store and the SQL route").
 Schema changes go through numbered migrations recorded in `meta`, so a knowledge base written by
 an older HyRAG opens in a newer one.
+
+Open modes: DuckDB gives a file either to one read-write process or to any number of read-only
+ones. Commands that only read open it read-only, so they run beside each other and beside a
+notebook; what they must record goes to the read log beside the file (`hyrag.readlog`), which
+every read-write open merges first. A mode the file's other processes exclude is refused with
+a `StoreError` naming the folder and the process holding it.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -273,12 +280,20 @@ class Store:
             self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self.con = duckdb.connect(str(db), read_only=read_only)
+        except duckdb.IOException as e:
+            raise _locked_error(self.folder, read_only, e) from e
         except duckdb.Error as e:
             raise StoreError(f"cannot open {db}: {e}", source=str(db)) from e
-        if not read_only:
-            self._migrate()
-        self._check_version()
-        self.harden()
+        try:
+            if not read_only:
+                self._migrate()
+            self._check_version()
+            self.harden()
+            if not read_only:
+                self.merge_readlog()
+        except BaseException:
+            self.con.close()  # an open that failed leaves nothing open behind it
+            raise
 
     # -- lifecycle -------------------------------------------------------------------------
     def harden(self) -> None:
@@ -293,6 +308,24 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
+
+    @property
+    def readlog(self) -> Path:
+        """The append-only log of what read-only processes recorded (`hyrag.readlog`)."""
+        from hyrag.readlog import READLOG_FILE
+
+        return self.folder / READLOG_FILE
+
+    def merge_readlog(self) -> int:
+        """Move what read-only processes logged into the store (audit events, tracker
+        failures); returns how many records. Needs the store open read-write."""
+        from hyrag import readlog
+
+        try:
+            return readlog.merge(self)
+        except OSError as e:
+            raise StoreError(f"cannot merge the read log {self.readlog}: {e.strerror or e}",
+                             source=str(self.readlog)) from e
 
     def _migrate(self) -> None:
         self.con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
@@ -389,3 +422,30 @@ class Store:
     def on_each(self, sql: str, fn: Callable[[tuple], None]) -> None:
         for row in self.con.execute(sql).fetchall():
             fn(row)
+
+
+_HOLDER = re.compile(r"\(PID (\d+)\)")
+
+
+def _locked_error(folder: Path, read_only: bool, e: duckdb.IOException) -> StoreError:
+    """DuckDB's lock conflict as one line saying who has the folder and what can run beside it
+    (any other IO error: the file named with DuckDB's reason)."""
+    text = str(e)
+    db = folder / DB_FILE
+    if "lock" not in text.lower():
+        return StoreError(f"cannot open {db}: {text.splitlines()[0]}", source=str(db))
+    pid = _HOLDER.search(text)
+    who = f"another process (PID {pid.group(1)})" if pid else "another process"
+    if read_only:
+        return StoreError(
+            f"knowledge base {folder} is open read-write in {who}; commands that only read "
+            "can open it once that process (an ingest, or a notebook opened read-write) closes "
+            "it")
+    if "read-only mode" in text:  # DuckDB says so when the holders are readers
+        return StoreError(
+            f"knowledge base {folder} is open read-only in {who}, perhaps among others; open it "
+            "read-only too (hyrag.open(path, read_only=True); hyrag ask / sql / search / schema "
+            "do), or write once they close it")
+    return StoreError(
+        f"knowledge base {folder} is open read-write in {who}; wait until it closes the "
+        "knowledge base")

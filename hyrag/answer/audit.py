@@ -2,8 +2,10 @@
 
 Events are collected while the request runs (each with the time it happened) and appended to
 the `audit` table in one batch when the answer is ready, so a request is recorded whole. A
-read-only knowledge base cannot be written: the events stay on the answer (`audit_id` empty).
-`replay` reads them back for `hyrag audit show ID`.
+read-only knowledge base appends the batch to its read log instead (`hyrag.readlog`: one write,
+no lock on the store, merged into the table by the next read-write open); only when that log
+cannot be written either do the events stay on the answer alone (`audit_id` empty). `replay`
+reads the table and the log together for `hyrag audit show ID`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+
+from hyrag import readlog
 
 
 class AuditTrail:
@@ -26,15 +30,37 @@ class AuditTrail:
                             json.dumps(payload, ensure_ascii=False, default=str)))
 
     def write(self, store) -> bool:  # noqa: ANN001
-        if getattr(store, "read_only", False):
-            return False
         rows = [(eid, self.request_id, ts, kind, self.subject, payload)
                 for eid, kind, ts, payload in self.events]
-        insert(store.con.cursor(), rows)
-        return True
+        return append(store, rows)
 
 
 CHUNK = 200  # events per INSERT statement
+
+
+def append(store, rows: list[tuple]) -> bool:  # noqa: ANN001 - Store or GovernedStore
+    """Record audit rows: into the table on a read-write store (one statement per `CHUNK`
+    rows, inside one transaction when there are more), into the read log on a read-only one.
+    False when a read-only store's log cannot be written (the caller decides what that means:
+    under a policy the request is refused)."""
+    if getattr(store, "read_only", False):
+        try:
+            readlog.append(readlog.path_of(store), readlog.audit_records(rows))
+        except readlog.ReadLogUnavailable:
+            return False
+        return True
+    cur = store.con.cursor()
+    if len(rows) <= CHUNK:  # one INSERT statement: written whole or not at all
+        insert(cur, rows)
+        return True
+    cur.execute("BEGIN TRANSACTION")
+    try:
+        insert(cur, rows)
+    except BaseException:
+        cur.execute("ROLLBACK")
+        raise
+    cur.execute("COMMIT")
+    return True
 
 
 def insert(cur, rows: list[tuple]) -> None:  # noqa: ANN001
@@ -49,11 +75,18 @@ def insert(cur, rows: list[tuple]) -> None:  # noqa: ANN001
 
 
 def replay(store, request_id: str) -> list[dict]:  # noqa: ANN001
-    cur = store.con.cursor().execute(
+    """One request's events in order, from the table and the read log (a read-only process's
+    request not merged yet); an event in both is read from the table."""
+    rows = store.con.cursor().execute(
         "SELECT event_id, created_at, kind, subject, payload FROM audit WHERE request_id = ? "
-        "ORDER BY event_id", [request_id])
+        "ORDER BY event_id", [request_id]).fetchall()
+    seen = {r[0] for r in rows}
+    pending = [r for r in readlog.audit_rows(readlog.path_of(store), request_id)
+               if r[0] not in seen]
+    if pending:
+        rows = sorted([*rows, *pending], key=lambda r: str(r[0]))
     out = []
-    for eid, ts, kind, subject, payload in cur.fetchall():
+    for eid, ts, kind, subject, payload in rows:
         try:
             p = json.loads(payload) if payload else None
         except ValueError:

@@ -18,6 +18,7 @@ tracker proposes a reclassification, deterministically from the column's inferre
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from typing import TYPE_CHECKING
 
@@ -34,12 +35,22 @@ class SchemaEvolutionTracker:
 
     def record(self, table: str, column: str, reason: str = "") -> int:
         """Add one failure for (table, column); returns the new count. A read-only store
-        records nothing (returns the current count)."""
+        appends the failure to its read log (`hyrag.readlog`), counted into the table by the
+        next read-write open; a log that cannot be written records nothing."""
+        if not self.store.read_only:
+            return self.apply(table, column, reason)
+        from hyrag import readlog
+
+        with contextlib.suppress(readlog.ReadLogUnavailable):
+            readlog.append(readlog.path_of(self.store),
+                           [readlog.tracker_record(table, column, reason, self.threshold)])
+        return self.count(table, column)
+
+    def apply(self, table: str, column: str, reason: str = "") -> int:
+        """`record` on a store open read-write: the row updated (or made) at once."""
         con = self.store.con
         row = con.execute(f"SELECT failures FROM {TABLE} WHERE table_name = ? AND "
                           "column_name = ?", [table, column]).fetchone()
-        if self.store.read_only:
-            return int(row[0]) if row else 0
         n = (int(row[0]) if row else 0) + 1
         proposal = self._proposal(table, column) if n >= self.threshold else None
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
@@ -52,17 +63,40 @@ class SchemaEvolutionTracker:
                         [table, column, n, reason[:500], proposal, now, now])
         return n
 
+    def _pending(self) -> dict[tuple[str, str], tuple[int, str]]:
+        """Failures a read-only process logged and no read-write open has merged yet."""
+        from hyrag import readlog
+
+        return readlog.tracker_failures(readlog.path_of(self.store))
+
     def count(self, table: str, column: str) -> int:
         row = self.store.con.execute(f"SELECT failures FROM {TABLE} WHERE table_name = ? AND "
                                      "column_name = ?", [table, column]).fetchone()
-        return int(row[0]) if row else 0
+        return (int(row[0]) if row else 0) + self._pending().get((table, column), (0, ""))[0]
 
     def suggestions(self) -> pd.DataFrame:
-        """Columns whose failure count reached the threshold, with the proposed change."""
-        return self.store.con.cursor().execute(
-            f"SELECT table_name, column_name, failures, proposal, last_reason, updated_at "
-            f"FROM {TABLE} WHERE failures >= ? ORDER BY failures DESC, table_name, column_name",
-            [self.threshold]).df()
+        """Columns whose failure count reached the threshold, with the proposed change (the
+        read log's failures counted in, as the next merge will count them)."""
+        sql = (f"SELECT table_name, column_name, failures, proposal, last_reason, updated_at "
+               f"FROM {TABLE} WHERE failures >= ? ORDER BY failures DESC, table_name, "
+               "column_name")
+        pending = self._pending()
+        if not pending:
+            return self.store.con.cursor().execute(sql, [self.threshold]).df()
+        cols = ["table_name", "column_name", "failures", "proposal", "last_reason", "updated_at"]
+        rows = {(r[0], r[1]): list(r) for r in self.store.con.cursor().execute(
+            sql.replace("WHERE failures >= ?", ""), []).fetchall()}
+        for key, (n, reason) in pending.items():
+            row = rows.setdefault(key, [*key, 0, None, "", None])
+            row[2] += n
+            row[4] = reason[:500]
+            if row[2] >= self.threshold and row[3] is None:
+                row[3] = self._proposal(*key)
+        out = sorted((r for r in rows.values() if r[2] >= self.threshold),
+                     key=lambda r: (-r[2], r[0], r[1]))
+        from pandas import DataFrame
+
+        return DataFrame(out, columns=cols)
 
     def _proposal(self, table: str, column: str) -> str:
         row = self.store.con.execute(

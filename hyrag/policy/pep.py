@@ -223,37 +223,28 @@ class Enforcer:
         return ev
 
     def record(self, g: Grant) -> bool:
-        """Write the request's verdict events in one batch. A read-only store cannot be
-        written: without a policy that is tolerated (nothing is restricted); under a policy the
-        request is refused, since a decision that cannot be recorded must not take effect."""
+        """Write the request's verdict events in one batch (a read-only store: to its read log,
+        `hyrag.readlog`). When neither can be written: without a policy that is tolerated
+        (nothing is restricted); under a policy the request is refused, since a decision that
+        cannot be recorded must not take effect."""
         if not self.governed and g.action not in RECORDED_WITHOUT_POLICY:
             return False  # nothing is restricted; reads and ingests stay free of audit writes
         events = self.events(g)
-        if getattr(self.store, "read_only", False):
-            if self.governed:
-                raise PolicyDenied(
-                    "refused by rule audit-unavailable: the knowledge base is open read-only, "
-                    "so the policy verdict cannot be written to the audit log",
-                    verdict=Verdict(Effect.DENY, "audit-unavailable", g.policy_version,
-                                    "read-only store"), request_id=g.request_id)
-            return False
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         rows = [(f"{g.request_id}-{g.n_events + i:03d}", g.request_id, now, kind, g.subject.id,
                  json.dumps(payload, ensure_ascii=False, default=str))
                 for i, (kind, payload) in enumerate(events)]
-        from hyrag.answer.audit import CHUNK, insert
+        from hyrag.answer.audit import append
 
-        cur = self.store.con.cursor()
-        if len(rows) <= CHUNK:  # one INSERT statement: written whole or not at all
-            insert(cur, rows)
-        else:
-            cur.execute("BEGIN TRANSACTION")
-            try:
-                insert(cur, rows)
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-            cur.execute("COMMIT")
+        if not append(self.store, rows):
+            if self.governed:
+                raise PolicyDenied(
+                    "refused by rule audit-unavailable: the knowledge base is open read-only "
+                    "and its read log cannot be written, so the policy verdict cannot be "
+                    "recorded", verdict=Verdict(Effect.DENY, "audit-unavailable",
+                                                g.policy_version, "read log unwritable"),
+                    request_id=g.request_id)
+            return False
         g.n_events += len(rows)
         return True
 

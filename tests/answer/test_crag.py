@@ -110,5 +110,9 @@ def test_tracker_threshold_and_read_only(kb_dir: Path) -> None:
         assert tr.suggestions().empty
         assert tr.record("regions", "region", "r") == 2
         assert list(tr.suggestions()["column_name"]) == ["region"]
+    # a read-only store logs the failure beside it; the next read-write open counts it in
     with hyrag.open(kb_dir, settings=SETTINGS, read_only=True) as kb:
-        assert SchemaEvolutionTracker(kb.store).record("regions", "region") == 2
+        assert SchemaEvolutionTracker(kb.store).record("regions", "region") == 3
+    with hyrag.open(kb_dir, settings=SETTINGS) as kb:
+        assert kb.store.con.execute("SELECT failures FROM schema_evolution WHERE column_name = "
+                                    "'region'").fetchone() == (3,)

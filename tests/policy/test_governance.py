@@ -218,12 +218,20 @@ def test_no_policy_says_local_owner(owner) -> None:  # noqa: ANN001
 def test_read_only_store_under_policy_fails_closed(gov_dir, policy) -> None:  # noqa: ANN001
     from hyrag.kb import KnowledgeBase
 
-    # a second process would open read-only; in one process, simulate with a flag
-    with KnowledgeBase(gov_dir, subject="ana", policy=policy) as kb:
-        kb.store.read_only = True
-        with pytest.raises(PolicyDenied, match="audit-unavailable"):
+    # a read-only store records its verdicts in the read log beside it; when that cannot be
+    # written either (here: a folder in its place), the request is refused
+    log = gov_dir / "hyrag.readlog.jsonl"
+    saved = log.read_bytes() if log.exists() else None
+    log.unlink(missing_ok=True)
+    log.mkdir()
+    try:
+        with KnowledgeBase(gov_dir, subject="ana", policy=policy, read_only=True) as kb, \
+                pytest.raises(PolicyDenied, match="audit-unavailable"):
             kb.sql("SELECT 1")
-        kb.store.read_only = False
+    finally:
+        log.rmdir()
+        if saved is not None:
+            log.write_bytes(saved)
 
 
 # -- injection, tenants -------------------------------------------------------------------------
