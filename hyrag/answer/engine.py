@@ -17,7 +17,7 @@ from hyrag.answer import requirements as reqs_mod
 from hyrag.answer.answer import Answer
 from hyrag.answer.audit import AuditTrail
 from hyrag.answer.catalog import load_catalog, norm
-from hyrag.answer.commitment import CommitmentStore
+from hyrag.answer.commitment import CommitmentStore, Gap
 from hyrag.answer.decision import decide
 from hyrag.answer.grounding import check
 from hyrag.answer.parser import ParsedQuestion, parse
@@ -196,6 +196,17 @@ class AnswerEngine:
             no_answer = ("the line-item reader declined the question (its figures are not one "
                          "line's, or not what is asked), and the figures found directly do not "
                          "answer it")
+        unheld = guards.unheld_measure(parsed, commitments.facts) \
+            if decision == "answer" and not no_answer else None
+        if unheld:
+            # the issue-22 class: a figure of the one measure present given for another
+            no_answer = (f"the knowledge base holds no {unheld}: the figures found are of "
+                         + ", ".join(sorted({f.attribute for f in commitments.facts}))
+                         + ", which the question does not ask for")
+            gap = commitments.declare_gap(Gap(
+                requirements[0].entity if requirements else None, unheld,
+                requirements[0].period if requirements else None, no_answer))
+            text = gap.sentence()  # not the other measure's figure
         if no_answer:
             decision, reason = "abstain", no_answer
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:

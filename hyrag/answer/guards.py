@@ -193,3 +193,27 @@ def asks_for_explanation(question: str) -> bool:
     """A why / how-is-it-calculated / what-does-it-consist-of question: it asks for words, not
     for a figure, so a bare figure is not an answer to it."""
     return bool(_EXPLAIN.search(question))
+
+
+def unheld_measure(parsed: ParsedQuestion, facts: Sequence) -> str | None:
+    """The measure the question names when no committed evidence is about it: "the profit of
+    Nightingale in 2024" over a table holding only headcount. The parser keeps the measure it
+    read (`Measure.known` False: no column or claim of the knowledge base has that name); an
+    answer is about it only when every content word of it is a word of some committed fact
+    (its attribute, entity, sentence or locator — a row label, a section heading). Otherwise
+    the figure found answers another measure, and the question is a Knowledge Gap for the one
+    named. None when the measure is held, or the question names none."""
+    from hyrag.answer.catalog import content, norm
+
+    m = parsed.measure
+    if m is None or m.known or not facts:
+        return None
+    want = content(norm(m.name))
+    if not want:
+        return None
+    said: set[str] = set()
+    for f in facts:
+        for text in (f.attribute, f.entity or "", f.text, f.locator):
+            said |= set(norm(text or "").split())
+    missing = want - said
+    return m.name if missing else None

@@ -115,7 +115,11 @@ def run(args: argparse.Namespace) -> int:
     n = len(results)
     acc = sum(r["correct"] for r in results) / max(n, 1)
     answered = [r for r in results if r["prediction"]]
-    print(f"WikiTableQuestions, {n} questions, {time.perf_counter() - t0:.1f} s (offline, no LLM)")
+    print(f"WikiTableQuestions ({args.questions}), {n} questions, "
+          f"{time.perf_counter() - t0:.1f} s (offline, no LLM)")
+    if "before300" in args.questions:
+        print("  (these are training questions the readers were written against: a training "
+              "figure; data/random-split-1-dev.tsv is the held-out half)")
     print(f"accuracy                  {acc:.3f}  ({sum(r['correct'] for r in results)}/{n})")
     print(f"answered                  {len(answered)}; precision "
           f"{sum(r['correct'] for r in answered) / max(len(answered), 1):.3f}")
@@ -127,5 +131,7 @@ def run(args: argparse.Namespace) -> int:
         Path(args.out).write_text(json.dumps(results, indent=1, ensure_ascii=False),
                                   encoding="utf-8")
     print(f"\nreproduce: hyrag bench wtq --data {shlex.quote(args.data)}"
+          + (f" --questions {shlex.quote(args.questions)}"
+             if args.questions != "data/training-before300.tsv" else "")
           + (f" --limit {args.limit}" if args.limit else ""))
     return 0
