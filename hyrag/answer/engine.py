@@ -196,8 +196,12 @@ class AnswerEngine:
             no_answer = ("the line-item reader declined the question (its figures are not one "
                          "line's, or not what is asked), and the figures found directly do not "
                          "answer it")
-        unheld = guards.unheld_measure(parsed, commitments.facts) \
-            if decision == "answer" and not no_answer else None
+        # only where words went unexplained (the reader's residue, else the parse's): an
+        # unexplained word may be filler, but not when it is the measure asked for
+        residue = (self.last_table_answer or {}).get("residue") if tq is not None else len(
+            parsed.residual)
+        unheld = guards.unheld_measure(parsed, commitments.facts, derivations) \
+            if decision == "answer" and not no_answer and residue else None
         if unheld:
             # the issue-22 class: a figure of the one measure present given for another
             no_answer = (f"the knowledge base holds no {unheld}: the figures found are of "

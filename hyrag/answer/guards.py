@@ -195,25 +195,41 @@ def asks_for_explanation(question: str) -> bool:
     return bool(_EXPLAIN.search(question))
 
 
-def unheld_measure(parsed: ParsedQuestion, facts: Sequence) -> str | None:
-    """The measure the question names when no committed evidence is about it: "the profit of
-    Nightingale in 2024" over a table holding only headcount. The parser keeps the measure it
-    read (`Measure.known` False: no column or claim of the knowledge base has that name); an
-    answer is about it only when every content word of it is a word of some committed fact
-    (its attribute, entity, sentence or locator — a row label, a section heading). Otherwise
-    the figure found answers another measure, and the question is a Knowledge Gap for the one
-    named. None when the measure is held, or the question names none."""
+def unheld_measure(parsed: ParsedQuestion, facts: Sequence, derivations: Sequence) -> str | None:
+    """The measure the question names when the one figure found is another measure's: "the
+    profit of Nightingale in 2024" over a table whose only measure column is headcount. The
+    parser keeps the measure it read (`Measure.known` False: no column or claim of the
+    knowledge base has that name). Only a plain lookup is judged, and only when every
+    committed figure is a cell under a measure column of its own (the claim's attribute is its
+    column's header, as in a table of entities by measures) — a line-item table's figures are
+    named by their rows, which the readers match. The answer is about the measure named only
+    when each of its content words is a word of some committed fact (attribute, entity,
+    sentence or locator); otherwise the question is a Knowledge Gap for that measure. None when
+    the measure is held or the question names none."""
+    import json
+
     from hyrag.answer.catalog import content, norm
+    from hyrag.answer.tableqa_rows import content as rows_content
 
     m = parsed.measure
-    if m is None or m.known or not facts:
+    if m is None or m.known or not facts or derivations:
         return None
-    want = content(norm(m.name))
+    for f in facts:
+        if f.kind != "cell":
+            return None
+        try:
+            column = json.loads(f.locator).get("column")
+        except (ValueError, AttributeError):
+            return None
+        if column != f.attribute:
+            return None
+    # the words that name a measure by themselves: content words of both the parser's and
+    # the readers' vocabulary ("amount", "number", "value", "total" name none on their own)
+    want = set(content(norm(m.name))) & rows_content(m.name)
     if not want:
         return None
     said: set[str] = set()
     for f in facts:
         for text in (f.attribute, f.entity or "", f.text, f.locator):
             said |= set(norm(text or "").split())
-    missing = want - said
-    return m.name if missing else None
+    return m.name if want - said else None
