@@ -200,7 +200,7 @@ class AnswerEngine:
         # unexplained word may be filler, but not when it is the measure asked for
         residue = (self.last_table_answer or {}).get("residue") if tq is not None else len(
             parsed.residual)
-        unheld = guards.unheld_measure(parsed, commitments.facts, derivations) \
+        unheld = guards.unheld_measure(question, parsed, commitments.facts, derivations) \
             if decision == "answer" and not no_answer and residue else None
         if unheld:
             # the issue-22 class: a figure of the one measure present given for another

@@ -195,7 +195,8 @@ def asks_for_explanation(question: str) -> bool:
     return bool(_EXPLAIN.search(question))
 
 
-def unheld_measure(parsed: ParsedQuestion, facts: Sequence, derivations: Sequence) -> str | None:
+def unheld_measure(question: str, parsed: ParsedQuestion, facts: Sequence,
+                   derivations: Sequence) -> str | None:
     """The measure the question names when the one figure found is another measure's: "the
     profit of Nightingale in 2024" over a table whose only measure column is headcount. The
     parser keeps the measure it read (`Measure.known` False: no column or claim of the
@@ -205,7 +206,8 @@ def unheld_measure(parsed: ParsedQuestion, facts: Sequence, derivations: Sequenc
     named by their rows, which the readers match. The answer is about the measure named only
     when each of its content words is a word of some committed fact (attribute, entity,
     sentence or locator); otherwise the question is a Knowledge Gap for that measure. None when
-    the measure is held or the question names none."""
+    the measure is held, the question names none, or it also names the measure of a figure
+    found (a column's word: "current" for the Current column)."""
     import json
 
     from hyrag.answer.catalog import content, norm
@@ -228,6 +230,9 @@ def unheld_measure(parsed: ParsedQuestion, facts: Sequence, derivations: Sequenc
     want = set(content(norm(m.name))) & rows_content(m.name)
     if not want:
         return None
+    asked = set(norm(question).split())
+    if any(content(norm(f.attribute)) & asked for f in facts):
+        return None  # the question names the figure's own measure ("current" receivables)
     said: set[str] = set()
     for f in facts:
         for text in (f.attribute, f.entity or "", f.text, f.locator):
