@@ -27,8 +27,9 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 
 
 def escape_controls(text: str, *, keep: str = "\n\t") -> str:
-    """`text` with every control character except those in `keep` written as `\\uXXXX`
-    (valid inside a JSON string too, so JSON output stays parseable)."""
+    """`text` with every control character except those in `keep` written as a `\\u` escape
+    with four hex digits (ESC as `\\u001b`), valid inside a JSON string too, so JSON output
+    stays parseable."""
     if text.isprintable() and not any(ch in _BIDI for ch in text):
         return text
     return "".join(

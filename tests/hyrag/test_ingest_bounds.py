@@ -13,12 +13,13 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from openpyxl.xml.constants import SHEET_MAIN_NS
 
 import hyrag
 from hyrag.errors import IngestFailed
 
 SHEET = "xl/worksheets/sheet1.xml"
-NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+NS = f'xmlns="{SHEET_MAIN_NS}"'  # the sheet XML's namespace (a name, never fetched)
 
 
 def _workbook(path: Path, rows: list[list[object]]) -> Path:
