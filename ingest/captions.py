@@ -146,3 +146,19 @@ def subject_from_title(title: str | None) -> str | None:
             if head:
                 return head
     return None
+
+
+_TITLE_YEAR = re.compile(r"(?<![\d/-])((?:19|20)\d{2})(?![\d/-])")
+
+
+def title_year(title: str) -> str:
+    """The one year a table's title ends with ("Common Stock Price Range 2018", "As of March
+    29, 2019 (in millions)"), or "": a year inside a name ("Fiscal 2017 Restructuring Plan")
+    names the thing, not the period of its figures, and a title naming two years, or a span
+    ("2018/19", "2017-2019"), dates no cell. Scale notes and currency marks aside."""
+    t = re.sub(r"\([^)]*\)|[$€£¥]\S*|\b(?:in\s+)?(?:thousands?|millions?|billions?)\b", " ",
+               title or "", flags=re.I).strip(" ,:")
+    ys = set(_TITLE_YEAR.findall(t))
+    if len(ys) != 1 or re.search(r"(?:19|20)\d{2}\s*[/–-]", t) or not t.endswith(next(iter(ys))):
+        return ""
+    return ys.pop()

@@ -34,10 +34,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ingest.captions import scale_declaration
 from ingest.cells import cell_kind, cell_text
 from ingest.numbers import scale_hint
 from ingest.types import Cell
-from ingest.units import CURRENCY_CODES, SCALE_WORDS
+from ingest.units import CURRENCY_CODES, SCALE_WORDS, SYMBOLS
 
 MAX_HEADER_ROWS = 8  # a report header deeper than this is more likely body rows without figures
 # A display of one amount with its restatement in brackets ("1.51% ( 1.51 % )"): an amount.
@@ -116,16 +117,20 @@ def _starts_body(first: Sequence[Cell], row: Sequence[Cell]) -> bool:
 
 
 def units_only(text: str) -> bool:
-    """A cell that says nothing but a scale and a currency ("$", "£m", "RMB'Million", "(in
-    millions)", "U.S. $ in thousands"): every word a scale word, a currency or a connective."""
+    """A cell that says nothing but a scale and a currency: a scale declaration as a caption
+    writes it ("(In thousands of Canadian dollars)", `captions.scale_declaration`), or marks
+    alone ("$", "£m", "RMB'Million", "U.S. $ in thousands") — every word a currency symbol or
+    code, a scale word, or "in" / "of" between them (`ingest.units`)."""
     if any(ch.isdigit() for ch in text):  # "1.2 million" is an amount, not a units mark
         return False
     scale, unit = scale_hint(text) if text else ("", "")
     if not (scale in ("thousand", "million", "billion") or unit.upper() in CURRENCY_CODES):
         return False
+    if scale_declaration(text)[1] == text.strip():
+        return True
     words = re.findall(r"[^\W\d_]+", text.lower())
-    return all(w in SCALE_WORDS or w.upper() in CURRENCY_CODES or w in _CONNECTIVES
-               or w in ("m", "k", "bn", "mn", "mm", "s") for w in words)
+    return all(w in SCALE_WORDS or w in SYMBOLS or w.upper() in CURRENCY_CODES
+               or w in ("in", "of", "u", "s") for w in words)
 
 
 def spread_groups(head: Sequence[Sequence[Cell]]) -> list[list[str]]:
@@ -237,11 +242,6 @@ def _only_scale(text: str) -> bool:
     """A caption that says nothing but the scale and currency: a scale, no other word."""
     return bool(caption_scale(text)) and units_only(text)
 
-
-_CONNECTIVES = frozenset({"in", "of", "amounts", "amount", "dollars", "dollar", "u", "us",
-                          "expressed", "except", "per", "share", "canadian", "australian",
-                          "singapore", "hong", "kong", "new", "zealand", "pounds", "euros",
-                          "sterling", "rmb", "renminbi", "yen", "yuan"})
 
 
 def _shape(row: Sequence[Cell]) -> frozenset[int]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_empty
 from ingest.numbers import parse_number
 from ingest.schema import Role, TableSchema, scale_of_title
@@ -240,7 +241,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     by_pos = {c.position: c for c in schema.columns}
     paths = table.column_paths or tuple((h,) if h else () for h in table.header)
     title_scale, title_unit = scale_of_title(table.title)
-    title_period = _title_period(table.title)
+    title_period = title_year(table.title or "") or None  # the reader's one rule
     time_pos = next((c.position for c in schema.columns if c.role is Role.TIME), None)
     naming = [c.position for c in schema.columns if c.role in _NAMING_ROLES]
     if periods_down and time_pos is None:
@@ -342,11 +343,3 @@ def _read_cell(v: object, figures: bool, col_scale: str,
     if parsed is None or parsed.value is None:
         return (text, None, "", "")
     return (text, parsed.value, parsed.scale or col_scale, parsed.unit or col_unit)
-
-
-def _title_period(title: str | None) -> str | None:
-    """The one year a title names, as a period ("Common Stock Price Range 2018")."""
-    import re
-
-    years = set(re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", title or ""))
-    return years.pop() if len(years) == 1 else None
