@@ -20,9 +20,9 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
-from ingest.errors import EmptyFileError, EncryptedFileError, IngestError, UnreadableFileError
+from ingest.errors import EmptyFileError, EncryptedFileError, UnreadableFileError
 from ingest.headers import HEADER_OVERLAP
-from ingest.readers.workbook import SheetGrid, workbook_tables
+from ingest.readers.workbook import SheetGrid, choose_sheets, workbook_tables
 from ingest.readers.xlsx import EXCEL_ERRORS
 from ingest.types import Cell, RawTable, column_letter
 
@@ -118,17 +118,7 @@ def read_calamine(
     try:
         names = list(wb.sheet_names)
         hidden = {m.name for m in wb.sheets_metadata if "Visible" not in str(m.visible)}
-        if sheet is not None:
-            chosen = [n for n in names if n == sheet] or [
-                n for n in names if n.lower() == sheet.lower()]
-            if not chosen:
-                raise IngestError(
-                    f"no sheet named {sheet!r}; the workbook has " + ", ".join(map(repr, names)),
-                    source=source,
-                    sheet=sheet,
-                )
-        else:
-            chosen = names
+        chosen = choose_sheets(names, sheet, source)
         grids: dict[str, tuple[list[list[Cell]], list[str], int]] = {}
         for name in names:
             cell_notes: list[str] = []

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ingest.errors import EmptyFileError
+from ingest.errors import EmptyFileError, IngestError
 from ingest.headers import MAX_NOTES_PER_KIND, TableParts, find_tables, safe_identifier
 from ingest.types import Cell, RawTable
 
@@ -23,6 +23,18 @@ class SheetGrid:
     grid: list[list[Cell]]
     sheet_notes: tuple[str, ...] = ()
     cell_notes: tuple[str, ...] = ()
+
+
+def choose_sheets(names: Sequence[str], sheet: str | None, source: str) -> list[str]:
+    """The sheet names to read: all, or the one `sheet` names (exact, else case-insensitive);
+    an unknown name is an error listing the workbook's sheets."""
+    if sheet is None:
+        return list(names)
+    chosen = [n for n in names if n == sheet] or [n for n in names if n.lower() == sheet.lower()]
+    if not chosen:
+        raise IngestError(f"no sheet named {sheet!r}; the workbook has "
+                          + ", ".join(map(repr, names)), source=source, sheet=sheet)
+    return chosen
 
 
 def _col_index(letters: str) -> int:

@@ -41,7 +41,7 @@ from ingest.errors import (
 )
 from ingest.headers import HEADER_OVERLAP
 from ingest.limits import DEFAULT_LIMITS, IngestLimits, too_long_cell, too_many_cells
-from ingest.readers.workbook import SheetGrid, workbook_tables
+from ingest.readers.workbook import SheetGrid, choose_sheets, workbook_tables
 from ingest.types import Cell, RawTable, column_letter
 
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -375,18 +375,8 @@ def _read_workbook(  # type: ignore[no-untyped-def]
 ):
     sheets = list(wb.worksheets)
     names = [ws.title for ws in sheets]
-    if sheet is not None:
-        chosen = [ws for ws in sheets if ws.title == sheet]
-        if not chosen:
-            chosen = [ws for ws in sheets if ws.title.lower() == sheet.lower()]
-        if not chosen:
-            raise IngestError(
-                f"no sheet named {sheet!r}; the workbook has " + ", ".join(map(repr, names)),
-                source=source,
-                sheet=sheet,
-            )
-    else:
-        chosen = sheets
+    wanted = set(choose_sheets(names, sheet, source))
+    chosen = [ws for ws in sheets if ws.title in wanted]
     out: list[SheetGrid] = []
     with zipfile.ZipFile(p) as archive:
         paths = [getattr(ws, "_worksheet_path", "") for ws in sheets]
