@@ -1,0 +1,179 @@
+"""One interpreter for every operator of `language`, over the table model.
+
+`run(program, tables)` evaluates a program against the knowledge base's table models and
+returns a `Result`: the value(s) it answers with, their scale, and the cells it read — the
+operands the ReverseVerifier re-checks and the citations of the answer. Nothing here guesses:
+an operand that is not a number where a number is needed, a division by zero, or figures of
+different scales added together raise `ExecutionError`, which the route reads as "this program
+is not an answer", never as an abstention of the whole engine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hyrag.answer.programs.language import OPERATORS, Cell, Program
+from hyrag.answer.programs.link import TableIndex
+from hyrag.errors import HyragError
+
+
+class ExecutionError(HyragError):
+    """A program that cannot be evaluated over the cells it names."""
+
+
+@dataclass(frozen=True)
+class CellValue:
+    """A cell as the interpreter reads it: its number (signed, as displayed) or text, its
+    scale, and the labels a person would name it by (row label, column label)."""
+
+    cell: Cell
+    text: str
+    value: float | None
+    scale: str
+    unit: str
+    row_label: str
+    col_label: str
+    period: str | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a program computed: `values` (one, or several for `each`), their `scale`
+    ("" | thousand | million | billion | percent), and the cells read, in operand order."""
+
+    values: tuple[object, ...]
+    scale: str
+    cells: tuple[CellValue, ...]
+    expression: str
+    op: str = ""
+
+    @property
+    def answer(self) -> tuple[object, ...]:
+        """The values as an answer states them: a cell looked up is quoted as displayed when
+        it shows a percent sign ("13.0%"), a number otherwise; computed values are numbers."""
+        if self.op in ("lookup", "each") and len(self.cells) == len(self.values):
+            return tuple(c.text.strip() if isinstance(v, float) and "%" in c.text else v
+                         for v, c in zip(self.values, self.cells, strict=True))
+        return self.values
+
+
+def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
+    """The cell at `cell` in its table model (its text, number, scale and labels)."""
+    ti = tables.get(cell.table)
+    if ti is None:
+        raise ExecutionError(f"no table {cell.table!r} in the knowledge base")
+    model = ti.model
+    k = ti.cell_pos.get((cell.row, cell.col))
+    if k is None:
+        raise ExecutionError(f"{cell.table}: no cell at row {cell.row}, column {cell.col}")
+    a = model.arrays
+    row, col = model.rows[cell.row], model.columns[cell.col]
+    text = a.text[k]
+    scale = a.scale[k] or ("percent" if "%" in text else "")
+    return CellValue(cell, text, a.value[k], scale, a.unit[k],
+                     row.path[-1] if row.path else "", col.path[-1] if col.path else "",
+                     col.period or row.period)
+
+
+def run(program: Program, tables: Mapping[str, TableIndex]) -> Result:
+    """Evaluate `program` (see the module docstring)."""
+    value, scale, cells, expr = _eval(program, tables)
+    values = tuple(value) if isinstance(value, list) else (value,)
+    return Result(values, scale, tuple(cells), expr, program.op)
+
+
+def _num(cv: CellValue) -> float:
+    if cv.value is None:
+        raise ExecutionError(f"{cv.row_label} / {cv.col_label} is not a number: {cv.text!r}")
+    return float(cv.value)
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}" if abs(v) < 1e15 else f"{v:.6g}"
+
+
+def _eval(p: Program | Cell, tables: Mapping[str, TableIndex]
+          ) -> tuple[object, str, list[CellValue], str]:
+    if isinstance(p, Cell):
+        cv = read_cell(p, tables)
+        return (cv.value if cv.value is not None else cv.text), cv.scale, [cv], (
+            _fmt(cv.value) if cv.value is not None else repr(cv.text))
+    if p.op == "lookup":
+        return _eval(p.args[0], tables)
+    parts = [_eval(a, tables) for a in p.args]
+    if p.where:
+        parts = [x for x in parts if _passes(x, p.where)]
+    cells = [c for part in parts for c in part[2]]
+    if p.op == "each":
+        return [x[0] for x in parts], _common_scale(parts, strict=False), cells, \
+            "; ".join(x[3] for x in parts)
+    if p.op == "count":
+        return float(len(parts)), "", cells, f"count({', '.join(x[3] for x in parts)})"
+    if p.op in ("argmax", "argmin"):
+        return _arg(p.op, parts, cells)
+    if p.op == "labels":
+        one_row = len({(c.cell.table, c.cell.row) for c in cells}) == 1
+        labels = list(dict.fromkeys(c.col_label if one_row else c.row_label for c in cells))
+        return labels, "", cells, f"labels({', '.join(x[3] for x in parts)})"
+    nums = []
+    for v, _, cs, _ in parts:
+        if not isinstance(v, int | float) or isinstance(v, bool):
+            raise ExecutionError(f"{p.op} needs numbers; {cs[0].text!r} is not one")
+        nums.append(float(v))
+    exprs = [x[3] for x in parts]
+    kind = OPERATORS[p.op][1]
+    if p.op == "sum":
+        return math.fsum(nums), _common_scale(parts), cells, " + ".join(exprs)
+    if p.op == "average":
+        return math.fsum(nums) / len(nums), _common_scale(parts), cells, \
+            f"({' + '.join(exprs)}) / {len(nums)}"
+    a, b = nums
+    ea, eb = (f"({e})" if any(ch in e for ch in "+-*/") else e for e in exprs)
+    if p.op == "difference":
+        return a - b, _common_scale(parts), cells, f"{ea} - {eb}"
+    if p.op == "multiply":
+        return a * b, _common_scale(parts, strict=False), cells, f"{ea} * {eb}"
+    if b == 0:
+        raise ExecutionError(f"{p.op}: division by zero ({eb})")
+    if p.op == "change_ratio":
+        _common_scale(parts)
+        return (a - b) / b * 100, kind, cells, f"({ea} - {eb}) / {eb} * 100"
+    if p.op == "percent_of":
+        _common_scale(parts)
+        return a / b * 100, kind, cells, f"{ea} / {eb} * 100"
+    if p.op == "divide":
+        return a / b, "", cells, f"{ea} / {eb}"
+    raise ExecutionError(f"no evaluation for operator {p.op!r}")
+
+
+def _passes(part: tuple, where: str) -> bool:
+    """Does an operand's figure meet a condition ("<150", ">5000")?"""
+    v = part[0]
+    if not isinstance(v, float):
+        raise ExecutionError(f"a condition ({where}) needs figures; {part[3]} is none")
+    bound = float(where[1:])
+    return v < bound if where[0] == "<" else v > bound
+
+
+def _common_scale(parts: list, *, strict: bool = True) -> str:
+    """The one scale of several operands; figures of different scales are not added up."""
+    scales = {x[1] for x in parts}
+    if len(scales) == 1:
+        return scales.pop()
+    if strict:
+        raise ExecutionError(f"operands of different scales: {', '.join(sorted(scales))}")
+    return ""
+
+
+def _arg(op: str, parts: list, cells: list[CellValue]) -> tuple[object, str, list, str]:
+    """The label of the largest (smallest) operand: its period (column) when all operands sit
+    in one row, else its row label."""
+    if any(len(x[2]) != 1 or x[2][0].value is None for x in parts):
+        raise ExecutionError(f"{op} compares single figures")
+    pick = (max if op == "argmax" else min)(range(len(parts)), key=lambda i: parts[i][0])
+    cv = parts[pick][2][0]
+    one_row = len({(x[2][0].cell.table, x[2][0].cell.row) for x in parts}) == 1
+    label = cv.col_label if one_row else cv.row_label
+    return label, "", cells, f"{op}({', '.join(x[3] for x in parts)})"

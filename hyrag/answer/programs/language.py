@@ -1,0 +1,121 @@
+"""The program language: what an answer computes, as data.
+
+A program is an operator over operands, as in FinQA's and TagOp's programs ("subtract, then
+divide by"): operands are cells of the table model (`Cell`) or other programs, so up to three
+steps compose ("(a - b) / b" is `change_ratio(a, b)`; "(a + b) / 2" is `average(a, b)`).
+Programs are frozen and hashable, print as a readable expression, and serialise to the JSON
+form that `Answer.program` carries and the LLM route proposes.
+
+Conventions are named here, once (`CONVENTIONS`), not in each reader: the sign of a difference
+is first operand minus second; a change ratio is (new - old) / old in percent; an average is
+the arithmetic mean of its operands; a share (`percent_of`) is part / whole x 100.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# operator -> (arity: fixed count, or 0 for "two or more"; the kind of result)
+OPERATORS: dict[str, tuple[int, str]] = {
+    "lookup": (1, "cell"),  # one cell, as displayed: a figure or a text
+    "each": (0, "cells"),  # several cells, each an answer (a multi-span answer)
+    "sum": (0, "number"),
+    "average": (0, "number"),
+    "difference": (2, "number"),  # a - b
+    "change_ratio": (2, "percent"),  # (a - b) / b x 100
+    "divide": (2, "number"),  # a / b
+    "percent_of": (2, "percent"),  # a / b x 100
+    "multiply": (2, "number"),
+    "count": (0, "count"),  # how many operands
+    "argmax": (0, "label"),  # the label (row or period) of the largest operand
+    "argmin": (0, "label"),
+    "labels": (0, "labels"),  # the operands' labels: a row's periods, a column's items
+}
+
+CONVENTIONS = {
+    "difference": "first operand minus second; the question's wording picks the order",
+    "change_ratio": "(first - second) / second x 100, in percent; second is the base",
+    "average": "arithmetic mean of the operands",
+    "percent_of": "first / second x 100, in percent",
+    "argmax": "the operand's label: its period when the operands share a row, else its row",
+    "labels": "each operand's label, by the argmax rule (a table's periods, its items)",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Cell:
+    """A cell of a table model: the table's name in the store and the indices of its row and
+    column in `TableModel.rows` / `TableModel.columns`."""
+
+    table: str
+    row: int
+    col: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"table": self.table, "row": self.row, "col": self.col}
+
+
+Operand = "Cell | Program"
+
+
+@dataclass(frozen=True)
+class Program:
+    """An operator applied to operands (cells or programs)."""
+
+    op: str
+    args: tuple[Cell | Program, ...]
+    # a condition on the operands, for `labels` and `count` only: "<150", ">5000" keeps the
+    # operands whose figure passes ("the years in which X was less than 150")
+    where: str = ""
+
+    def __post_init__(self) -> None:
+        if self.where and (self.op not in ("labels", "count") or self.where[0] not in "<>"
+                           or not _is_number(self.where[1:])):
+            raise ValueError(f"{self.op}: bad condition {self.where!r}")
+        if self.op not in OPERATORS:
+            raise ValueError(f"unknown operator {self.op!r}; known: {', '.join(OPERATORS)}")
+        arity = OPERATORS[self.op][0]
+        if arity and len(self.args) != arity:
+            raise ValueError(f"{self.op} takes {arity} operand(s), got {len(self.args)}")
+        if not arity and not self.args:
+            raise ValueError(f"{self.op} needs at least one operand")
+
+    def cells(self) -> tuple[Cell, ...]:
+        """Every cell the program reads, in operand order (each once)."""
+        out: list[Cell] = []
+        for a in self.args:
+            for c in (a.cells() if isinstance(a, Program) else (a,)):
+                if c not in out:
+                    out.append(c)
+        return tuple(out)
+
+    def depth(self) -> int:
+        return 1 + max((a.depth() for a in self.args if isinstance(a, Program)), default=0)
+
+    def to_dict(self) -> dict[str, object]:
+        d: dict[str, object] = {"op": self.op, "args": [a.to_dict() for a in self.args]}
+        if self.where:
+            d["where"] = self.where
+        return d
+
+    @staticmethod
+    def from_dict(d: dict) -> Program:
+        """The program a JSON form describes (the LLM route's proposals, stored programs)."""
+        args = tuple(Program.from_dict(a) if "op" in a else Cell(str(a["table"]), int(a["row"]),
+                                                                 int(a["col"]))
+                     for a in d["args"])
+        return Program(str(d["op"]), args, str(d.get("where", "")))
+
+    def __str__(self) -> str:
+        inner = ", ".join(str(a) if isinstance(a, Program) else f"{a.table}[{a.row},{a.col}]"
+                          for a in self.args)
+        cond = f" where {self.where}" if self.where else ""
+        return f"{self.op}({inner}{cond})"
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True

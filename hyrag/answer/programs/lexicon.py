@@ -1,0 +1,90 @@
+"""One tokenizer, one stemmer and the periods a question names.
+
+Every stage of the program route reads text through these functions: the question, a row's
+path, a column's header levels. Matching a question to a table is then a matter of comparing
+two bags of the same tokens, and the scorer's lexical features (`score`) are these tokens too.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+
+_TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
+# the named vocabularies, in one data file beside this module
+VOCABULARY = json.loads(Path(__file__).with_name("vocabulary.json").read_text(encoding="utf-8"))
+STOP = frozenset(VOCABULARY["stop"])
+_SUFFIXES = ("ies", "es", "s", "ing", "ed")
+_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
+_FY_SHORT = re.compile(r"\b(?:fy|f|fiscal\s*)'?(\d{2})\b", re.I)
+# a bound the question sets on figures: "less than 150 million", "exceed $5,000", "above 10%"
+_BOUND = re.compile(r"\b(less than|lower than|below|under|fewer than|more than|greater than|"
+                    r"higher than|above|over|exceed(?:s|ed)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)",
+                    re.I)
+_BELOW = ("less", "lower", "below", "under", "fewer")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A light suffix stemmer: plural and verb endings, so that "expenses" meets "expense" and
+    "increased" meets "increase"; numbers are left as they are."""
+    if word.isdigit() or len(word) <= 3:
+        return word
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 3:
+            base = word[: -len(suf)]
+            if suf == "ies":
+                return base + "y"
+            if suf == "ed" and base.endswith("e"):
+                return base
+            return base
+    return word
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def tokens(text: str) -> tuple[str, ...]:
+    """The stemmed tokens of a text, in order (words and numbers; case and punctuation go)."""
+    return tuple(stem(t) for t in _TOKEN.findall(text.lower()))
+
+
+def content(text: str) -> tuple[str, ...]:
+    """Tokens that can name something in a table: no function words, no bare years."""
+    return tuple(t for t in tokens(text) if t not in STOP and not _YEAR.fullmatch(t))
+
+
+def years(text: str) -> tuple[int, ...]:
+    """The calendar or fiscal years a text names, in order of mention, each once ("2019",
+    "FY19", "fiscal 2018")."""
+    found: list[tuple[int, int]] = [(m.start(), int(m.group(1))) for m in _YEAR.finditer(text)]
+    found += [(m.start(), 2000 + int(m.group(1))) for m in _FY_SHORT.finditer(text)]
+    out: list[int] = []
+    for _, y in sorted(found):
+        if y not in out:
+            out.append(y)
+    return tuple(out)
+
+
+def bounds(text: str) -> tuple[str, ...]:
+    """The conditions a question sets on figures, as `language.Program.where` writes them
+    ("less than 150 million" -> "<150"); the number as written, without its scale word."""
+    out = []
+    for m in _BOUND.finditer(text):
+        sign = "<" if m.group(1).split()[0].lower() in _BELOW else ">"
+        out.append(sign + m.group(2).replace(",", ""))
+    return tuple(dict.fromkeys(out))
+
+
+def year_of_period(period: str | None) -> int | None:
+    """The year a canonical period key (`ingest.timekeys`) falls in: "2019", "2019-Q3",
+    "2019-09-30" -> 2019."""
+    if not period or len(period) < 4 or not period[:4].isdigit():
+        return None
+    return int(period[:4])
+
+
+def year_of_text(text: str) -> int | None:
+    """The one year a label names, if exactly one ("Fiscal 2019", "December 31, 2018")."""
+    ys = years(text)
+    return ys[0] if len(ys) == 1 else None

@@ -1,0 +1,173 @@
+"""Linking: how well each row and column of a table model is named by a question.
+
+One row matcher and one column matcher, both over `lexicon` tokens weighted by their rarity in
+the table (a word on every row names none of them). The matchers return *features*, not
+decisions: the scorer (`score`) learns how much each is worth; only the recall-oriented cut of
+candidates (`LINK_TOP_ROWS`, `LINK_TOP_COLUMNS`) is made here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from rapidfuzz import fuzz
+
+from hyrag.answer.programs.lexicon import (
+    bounds,
+    content,
+    year_of_period,
+    year_of_text,
+    years,
+)
+from ingest.tablemodel import TableModel
+
+# rows and columns kept as candidates per table: enough that the right one is almost always
+# among them (recall), few enough that the programs over them stay few
+LINK_TOP_ROWS = 6
+LINK_TOP_COLUMNS = 6
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as the linker reads it: its text, content tokens and the years it names."""
+
+    text: str
+    lower: str
+    words: frozenset[str]
+    order: tuple[str, ...]
+    years: tuple[int, ...]
+    bounds: tuple[str, ...] = ()  # conditions on figures ("<150"), `lexicon.bounds`
+
+    @staticmethod
+    def of(text: str) -> Question:
+        toks = content(text)
+        return Question(text, text.lower(), frozenset(toks), toks, years(text), bounds(text))
+
+    def position(self, words: frozenset[str]) -> int:
+        """Where the question first says one of `words` (its length when it says none)."""
+        return next((i for i, t in enumerate(self.order) if t in words), len(self.order))
+
+
+@dataclass(frozen=True)
+class RowLink:
+    """How a question names one row: coverage of the row's label words (idf-weighted), share
+    of the question's words the row explains, its section words, and a fuzzy match of the
+    label against the question."""
+
+    index: int
+    label_cov: float
+    question_cov: float
+    section_cov: float
+    fuzzy: float
+    position: int  # where the question names it (for the order of operands)
+    rank: int = 99  # its place among the linked rows (0: the best named)
+    gap: float = 1.0  # how far its prior falls behind the best row's
+
+    @property
+    def prior(self) -> float:
+        """The recall-oriented ranking used to cut candidates (not the final choice)."""
+        return self.label_cov + self.question_cov + 0.5 * self.section_cov + 0.5 * self.fuzzy
+
+
+@dataclass(frozen=True)
+class ColumnLink:
+    """How a question names one column: coverage of its non-period header words, and whether
+    its period's year is one the question names."""
+
+    index: int
+    words_cov: float
+    period_year: int | None
+    period_named: bool
+    position: int
+    rank: int = 99  # its place among the linked columns (0: the best named)
+
+    @property
+    def prior(self) -> float:
+        return self.words_cov + (1.0 if self.period_named else 0.0)
+
+
+@dataclass(frozen=True)
+class TableIndex:
+    """A table model's words, computed once per model: per row its label and section words,
+    per column its header words and year, and every word's idf over rows and columns."""
+
+    model: TableModel
+    row_label: tuple[frozenset[str], ...]
+    row_section: tuple[frozenset[str], ...]
+    row_text: tuple[str, ...]
+    col_words: tuple[frozenset[str], ...]
+    col_year: tuple[int | None, ...]
+    idf: dict[str, float]
+    numeric_cols: frozenset[int]
+    cell_pos: dict[tuple[int, int], int]  # (row, column) -> position in the cell arrays
+
+    def weight(self, words: frozenset[str]) -> float:
+        return sum(self.idf.get(w, 1.0) for w in words)
+
+
+def index(model: TableModel) -> TableIndex:
+    """The table's words (built once per table by `tables.Tables`, which holds it)."""
+    labels, sections, texts = [], [], []
+    for r in model.rows:
+        label = r.path[-1] if r.path else ""
+        labels.append(frozenset(content(label)))
+        sections.append(frozenset(w for lvl in r.path[:-1] for w in content(lvl)))
+        texts.append(label.lower())
+    cols, cyears = [], []
+    for c in model.columns:
+        cols.append(frozenset(w for lvl in c.path for w in content(lvl)))
+        y = year_of_period(c.period)
+        if y is None:
+            y = next((year_of_text(lvl) for lvl in reversed(c.path) if year_of_text(lvl)), None)
+        cyears.append(y)
+    df: dict[str, int] = {}
+    docs = [a | b for a, b in zip(labels, sections, strict=True)] + cols
+    for d in docs:
+        for w in d:
+            df[w] = df.get(w, 0) + 1
+    n = max(len(docs), 1)
+    idf = {w: math.log(1 + n / k) for w, k in df.items()}
+    a = model.arrays
+    numeric = frozenset(j for j, v in zip(a.column, a.value, strict=True) if v is not None)
+    return TableIndex(model, tuple(labels), tuple(sections), tuple(texts), tuple(cols),
+                      tuple(cyears), idf, numeric,
+                      {rc: k for k, rc in enumerate(zip(a.row, a.column, strict=True))})
+
+
+def link_rows(q: Question, ti: TableIndex) -> list[RowLink]:
+    """Every row that shares a word with the question or fuzzily contains its label, best
+    first (at most `LINK_TOP_ROWS`)."""
+    q_weight = ti.weight(q.words) or 1.0
+    out = []
+    for i, (lab, sec) in enumerate(zip(ti.row_label, ti.row_section, strict=True)):
+        if ti.model.rows[i].kind == "heading":
+            continue
+        hit = lab & q.words
+        shit = sec & q.words
+        text = ti.row_text[i]
+        fz = fuzz.partial_ratio(text, q.lower) / 100.0 if text and len(text) > 2 else 0.0
+        if not hit and not shit and fz < 0.8:
+            continue
+        lw = ti.weight(lab) or 1.0
+        out.append(RowLink(i, ti.weight(hit) / lw, ti.weight(hit | shit) / q_weight,
+                           (ti.weight(shit) / (ti.weight(sec) or 1.0)) if sec else 0.0,
+                           fz, q.position(hit)))
+    out.sort(key=lambda r: -r.prior)
+    top = out[0].prior if out else 0.0
+    return [replace(r, rank=k, gap=top - r.prior) for k, r in enumerate(out[:LINK_TOP_ROWS])]
+
+
+def link_columns(q: Question, ti: TableIndex) -> list[ColumnLink]:
+    """The numeric columns, best named first (at most `LINK_TOP_COLUMNS`)."""
+    out = []
+    for j in sorted(ti.numeric_cols):
+        words = ti.col_words[j]
+        hit = words & q.words
+        y = ti.col_year[j]
+        named = y is not None and y in q.years
+        pos = q.years.index(y) if named else q.position(hit)
+        out.append(ColumnLink(j, ti.weight(hit) / (ti.weight(words) or 1.0) if words else 0.0,
+                              y, named, pos))
+    out.sort(key=lambda c: (-c.prior, c.index))
+    return [replace(c, rank=k) for k, c in enumerate(out[:LINK_TOP_COLUMNS])]

@@ -1,0 +1,178 @@
+"""The program route: the component the engine asks for a table answer.
+
+question -> candidates over every table the subject may see (`candidates`) -> each executed
+once (`execute`) -> ranked by the fitted scorer (`score`) -> the best, when its probability
+reaches the fitted threshold, committed in the engine's own types: one requirement and one
+committed fact per cell read (its claim, or the cell itself where no claim states it), and the
+program as a `Derivation` the ReverseVerifier recomputes. The engine then drafts, verifies,
+decides and audits it as every other answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.programs.candidates import Candidate, enumerate_programs
+from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
+from hyrag.answer.programs.link import Question
+from hyrag.answer.programs.score import Model, features, softmax
+from hyrag.answer.programs.tables import tables
+from hyrag.answer.requirements import Requirement
+from hyrag.answer.tools import Derivation, Operand, fmt
+from hyrag.answer.warrant import Verdict
+
+if TYPE_CHECKING:
+    import duckdb
+
+# the derivation name the ReverseVerifier recomputes each operator under (verify.grounding)
+_DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
+               "change_ratio": "growth", "divide": "ratio", "percent_of": "ratio",
+               "count": "count"}
+_MODEL: Model | None = None
+
+
+def model() -> Model:
+    """The shipped ranker (`weights.json`), loaded once."""
+    global _MODEL
+    if _MODEL is None:
+        _MODEL = Model.load()
+    return _MODEL
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A candidate with what it computed, its features and its probability."""
+
+    candidate: Candidate
+    result: Result
+    phi: dict[str, float]
+    probability: float
+
+
+def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
+         ) -> list[Ranked]:
+    """Every candidate program that executes, best first, with its probability."""
+    m = m or model()
+    q = Question.of(question)
+    found: list[tuple[Candidate, Result, dict[str, float]]] = []
+    tabs = tables(con)
+    for ti in tabs.values():
+        for c in enumerate_programs(q, ti):
+            try:
+                r = run(c.program, tabs)
+            except ExecutionError:
+                continue
+            found.append((c, r, features(q, c, r)))
+    scores = [m.score(phi) for _, _, phi in found]
+    probs = softmax(scores)
+    out = [Ranked(c, r, phi, p) for (c, r, phi), p in zip(found, probs, strict=True)]
+    out.sort(key=lambda x: -x.probability)
+    return out
+
+
+def answer(question: str, con: duckdb.DuckDBPyConnection, *,
+           min_confidence: float | None = None) -> object | None:
+    """The best program committed as a reader result (`tableops.TableResolved`), or None when
+    no program reaches the threshold (the fitted one unless `min_confidence` is given)."""
+    m = model()
+    ranked = rank(question, con, m)
+    if not ranked:
+        return None
+    best = ranked[0]
+    threshold = m.min_confidence if min_confidence is None else min_confidence
+    if best.probability < threshold:
+        return None
+    return commit(best, con, tables(con))
+
+
+def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> object:
+    """The engine's types for a ranked program: requirements, verdicts, facts, derivation."""
+    from hyrag.answer.tableops import TableResolved
+
+    store = CommitmentStore()
+    reqs: list[Requirement] = []
+    verdicts: list[Verdict] = []
+    operands: list[Operand] = []
+    prog = best.candidate.program
+    for cv in best.result.cells:
+        fact = _fact(cv, con, tabs, f"R{len(reqs) + 1}", str(prog))
+        req = Requirement(fact.requirement, cv.row_label or None, cv.col_label or cv.row_label,
+                          period=cv.period, scope=(cv.cell.table,))
+        store.commit(fact)
+        reqs.append(req)
+        verdicts.append(Verdict(req, "direct", (fact.claim_id,)))
+        if cv.value is not None:
+            operands.append(Operand(fact.claim_id, float(cv.value), _label(cv), len(reqs)))
+    r = best.result
+    derivations = []
+    name = _DERIVATION.get(prog.op)
+    if name and len(operands) == len(r.cells) and isinstance(r.values[0], float):
+        ops = tuple(operands)
+        unit = "%" if prog.op in ("change_ratio", "percent_of") else ""
+        if prog.op == "change_ratio":
+            ops = (operands[1], operands[0])  # the verifier's growth reads (old, new)
+        derivations.append(Derivation(name, r.expression, ops, round(float(r.values[0]), 4),
+                                      unit))
+    value = list(r.answer) if prog.op in ("each", "labels") else r.answer[0]
+    return TableResolved(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
+                         r.scale, best.probability, 0, _sentence(prog.op, r, operands))
+
+
+def _label(cv: CellValue) -> str:
+    return ", ".join(x for x in (cv.row_label, cv.col_label) if x)
+
+
+def _sentence(op: str, r: Result, operands: list[Operand]) -> str:
+    """The answer as a person writes it, citing each operand."""
+    cite = " and ".join(f"{o.label} [{o.n}]" for o in operands)
+    v = r.values[0]
+    shown = fmt(float(v)) if isinstance(v, float) else str(v)
+    if op == "lookup":
+        return ""
+    if op == "each":
+        return "; ".join(f"{o.label}: {fmt(o.value)} [{o.n}]" for o in operands) + "."
+    what = {"sum": "The sum of", "average": "The average of", "difference": "The difference of",
+            "change_ratio": "The change from", "divide": "The ratio of",
+            "percent_of": "The share of", "multiply": "The product of",
+            "count": "The count of", "argmax": "The largest of", "argmin": "The smallest of"}
+    unit = "%" if r.scale == "percent" and op in ("change_ratio", "percent_of") else ""
+    return f"{what.get(op, op)} {cite} is {shown}{unit}."
+
+
+def _fact(cv: CellValue, con: duckdb.DuckDBPyConnection, tabs: dict, rid: str,
+          why: str) -> Fact:
+    """The claim stating a cell, or the cell itself as a fact where no claim states it (a
+    label cell, a note): either way its source, sheet or page, row and column."""
+    ti = tabs[cv.cell.table]
+    m = ti.model
+    row, col = m.rows[cv.cell.row], m.columns[cv.cell.col]
+    address = f"{col.letter}{row.row}" if col.letter else None
+    claim = None
+    if address:
+        claim = con.cursor().execute(
+            "SELECT claim_id, file, locator, text, entity, attribute, value_num, value_text, "
+            "value_base, unit, scale, time_key, conf_base FROM claims WHERE table_name = ? "
+            "AND cell = ? AND kind = 'cell' AND NOT superseded LIMIT 1",
+            [cv.cell.table, address]).fetchone()
+    if claim is not None:
+        text = re.sub(r"^\[[^\]]*\]\s*", "", claim[3] or "")
+        return Fact(claim_id=claim[0], requirement=rid, source=claim[1] or cv.cell.table,
+                    locator=claim[2], text=text, entity=claim[4], attribute=claim[5] or "",
+                    value=claim[6], value_text=claim[7] or "", value_base=claim[8],
+                    unit=claim[9] or "", scale=claim[10] or "", time_key=claim[11], kind="cell",
+                    table=cv.cell.table, score=1.0, warrant_query=f"program: {why}",
+                    confidence=float(claim[12] or 0.0))
+    locator = json.dumps({"file": m.source, "sheet": m.sheet, "page": m.page, "row": row.row,
+                          "column": " / ".join(col.path), "cell": address})
+    cid = "cell:" + hashlib.sha256(f"{cv.cell.table}|{locator}".encode()).hexdigest()[:16]
+    text = f"{' / '.join(row.path)}, {' / '.join(col.path)}: {cv.text}"
+    return Fact(claim_id=cid, requirement=rid, source=m.source, locator=locator, text=text,
+                entity=cv.row_label or None, attribute=cv.col_label, value=cv.value,
+                value_text=cv.text, value_base=None, unit=cv.unit, scale=cv.scale,
+                time_key=cv.period, kind="cell", table=cv.cell.table, score=1.0,
+                warrant_query=f"program: {why}", confidence=1.0)

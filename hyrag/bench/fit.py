@@ -1,0 +1,210 @@
+"""`hyrag bench fit`: fit the program route's ranker (`hyrag.answer.programs.score`) on
+training questions, and report it on questions it was not fitted on.
+
+Reproducible: a fixed seed, full-batch optimisation, documents processed in order; minutes on
+two cores. Training data is TAT-QA dev split by document — `--train even` fits on the
+even-numbered documents and reports on the odd ones (`--train odd` the other way round;
+`--train all` fits the shipped weights on every document and has no held-out figure). Each
+document goes through the product's own path: its table and prose written as files and read
+with `kb.ingest(path)`; each question's candidates are the route's own (`programs.route.rank`).
+A candidate is a positive when what it computes scores EM 1 under TAT-QA's conventions
+(`hyrag.bench.tatqa.score`).
+
+The model is a listwise log-linear ranker: for each question, maximise the log of the
+probability mass on its positive candidates (softmax over its candidates), with an L2 penalty;
+Adam, full batch. The abstention threshold is then the probability above which the best
+program is answered, chosen on the training half to maximise right answers while precision of
+answered stays at or above `--precision` (default 0.92, the issue's goal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SEED = 19
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tatqa", required=True, help="tatqa_dataset_dev.json")
+    p.add_argument("--train", choices=("even", "odd", "all"), default="even",
+                   help="which TAT-QA documents to fit on (the others are reported)")
+    p.add_argument("--cache", default=None,
+                   help="keep each document's knowledge base here (DIR/<n>/kb) between runs")
+    p.add_argument("--out", default=None,
+                   help="write the fitted weights here (the package's weights.json to ship)")
+    p.add_argument("--precision", type=float, default=0.92)
+    p.add_argument("--l2", type=float, default=1e-3)
+    p.add_argument("--steps", type=int, default=300)
+    p.add_argument("--limit", type=int, default=None, help="the first N documents")
+
+
+def _kb(doc: dict, i: int, cache: Path):
+    import hyrag
+    from hyrag.bench.tatqa import write_document
+    from hyrag.settings import Settings
+
+    root = cache / str(i)
+    done = root / "done"
+    settings = Settings(answer_use_search=False)
+    if done.exists():
+        return hyrag.open(root / "kb", settings=settings, read_only=True)
+    table, text = write_document(doc, root / "doc")
+    kb = hyrag.open(root / "kb", settings=settings)
+    kb.ingest(table)
+    if text is not None:
+        kb.ingest(text)
+    kb.close()
+    done.write_text("1", encoding="utf-8")
+    return hyrag.open(root / "kb", settings=settings, read_only=True)
+
+
+def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dict]:
+    """Per table question: its document number and its candidates' features and labels."""
+    from hyrag.answer.programs.route import rank
+    from hyrag.answer.programs.score import Model
+    from hyrag.bench.tatqa import _num_str, score
+
+    zero = Model({}, 0.0, {})
+    out = []
+    for i, doc in enumerate(docs[:limit]):
+        qs = [q for q in doc["questions"] if q["answer_from"] in ("table", "table-text")]
+        if not qs:
+            continue
+        kb = _kb(doc, i, cache)
+        try:
+            con = kb.store.con
+            for q in qs:
+                ranked = rank(q["question"], con, zero)
+                labels = []
+                for r in ranked:
+                    vals = [v if isinstance(v, str) else _num_str(v) for v in r.result.answer]
+                    labels.append(score(q, vals, r.result.scale)[0])
+                out.append({"doc": i, "uid": q["uid"], "phi": [r.phi for r in ranked],
+                            "y": labels})
+        finally:
+            kb.close()
+    return out
+
+
+def fit(groups: list[dict], l2: float, steps: int):
+    """Listwise softmax ranker (module docstring); returns {feature: weight}."""
+    import numpy as np
+
+    names: dict[str, int] = {}
+    for g in groups:
+        for phi in g["phi"]:
+            for k in phi:
+                names.setdefault(k, len(names))
+    train = [g for g in groups if any(g["y"])]
+    if not train:
+        return {}
+    idx, val, cand, grp, pos = [], [], [], [], []
+    n = 0
+    for gi, g in enumerate(train):
+        for phi, y in zip(g["phi"], g["y"], strict=True):
+            for k, v in phi.items():
+                idx.append(names[k])
+                val.append(v)
+                cand.append(n)
+            grp.append(gi)
+            pos.append(y)
+            n += 1
+    idx, val, cand = np.array(idx), np.array(val, dtype=float), np.array(cand)
+    grp, pos = np.array(grp), np.array(pos, dtype=float)
+    n_groups = len(train)
+    npos = np.bincount(grp, weights=pos, minlength=n_groups)
+    target = pos / npos[grp]
+    rng = np.random.default_rng(SEED)
+    w = rng.normal(0, 1e-4, len(names))
+    m1, m2 = np.zeros_like(w), np.zeros_like(w)
+    lr, b1, b2 = 0.05, 0.9, 0.999
+    for t in range(1, steps + 1):
+        s = np.bincount(cand, weights=w[idx] * val, minlength=n)
+        mx = np.full(n_groups, -np.inf)
+        np.maximum.at(mx, grp, s)
+        e = np.exp(s - mx[grp])
+        z = np.bincount(grp, weights=e, minlength=n_groups)
+        p = e / z[grp]
+        # d/ds of -log sum_{pos} p  =  p - (p * pos) / sum_pos p
+        pmass = np.bincount(grp, weights=p * pos, minlength=n_groups)
+        coef = p - (p * pos) / np.maximum(pmass[grp], 1e-300)
+        g = np.bincount(idx, weights=coef[cand] * val, minlength=len(names)) / n_groups
+        g += l2 * w
+        m1 = b1 * m1 + (1 - b1) * g
+        m2 = b2 * m2 + (1 - b2) * g * g
+        w -= lr * (m1 / (1 - b1 ** t)) / (np.sqrt(m2 / (1 - b2 ** t)) + 1e-8)
+    del target
+    inv = {j: k for k, j in names.items()}
+    return {inv[j]: round(float(x), 6) for j, x in enumerate(w) if abs(x) > 1e-6}
+
+
+def evaluate(groups: list[dict], weights: dict[str, float]) -> list[tuple[float, int]]:
+    """(probability of the best candidate, is it right) per question (no candidate: (0, 0))."""
+    from hyrag.answer.programs.score import softmax
+
+    out = []
+    for g in groups:
+        if not g["phi"]:
+            out.append((0.0, 0))
+            continue
+        s = [sum(weights.get(k, 0.0) * v for k, v in phi.items()) for phi in g["phi"]]
+        p = softmax(s)
+        b = max(range(len(p)), key=lambda i: p[i])
+        out.append((p[b], int(g["y"][b] > 0)))
+    return out
+
+
+def threshold(scored: list[tuple[float, int]], precision: float) -> float:
+    """The lowest probability cut whose answered questions keep `precision` (most answers)."""
+    best_t, best_right = 1.01, -1
+    for t in sorted({round(p, 3) for p, _ in scored}):
+        ans = [y for p, y in scored if p >= t]
+        if ans and sum(ans) / len(ans) >= precision and sum(ans) > best_right:
+            best_t, best_right = t, sum(ans)
+    return best_t
+
+
+def report(name: str, scored: list[tuple[float, int]], t: float) -> str:
+    n = len(scored)
+    ans = [y for p, y in scored if p >= t]
+    top = sum(y for _, y in scored)
+    prec = sum(ans) / len(ans) if ans else 0.0
+    return (f"{name}: n={n} top-1 right {top / max(n, 1):.3f}; at threshold {t:.3f}: "
+            f"EM {sum(ans) / max(n, 1):.3f}, answered {len(ans)}, precision {prec:.3f}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from hyrag.answer.programs.score import WEIGHTS_FILE, Model
+
+    docs = json.loads(Path(args.tatqa).read_text(encoding="utf-8"))
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="hyrag-fit-") as tmp:
+        cache = Path(args.cache) if args.cache else Path(tmp)
+        groups = collect(docs, cache, args.limit)
+    print(f"collected {len(groups)} table questions in {time.perf_counter() - t0:.0f} s; "
+          f"{sum(bool(any(g['y'])) for g in groups)} have a right candidate", file=sys.stderr)
+    parity = {"even": 0, "odd": 1}.get(args.train)
+    train = [g for g in groups if parity is None or g["doc"] % 2 == parity]
+    held = [g for g in groups if parity is not None and g["doc"] % 2 != parity]
+    weights = fit(train, args.l2, args.steps)
+    t = threshold(evaluate(train, weights), args.precision)
+    print(report(f"training ({args.train} documents)", evaluate(train, weights), t))
+    if held:
+        other = "odd" if args.train == "even" else "even"
+        print(report(f"held out ({other} documents)", evaluate(held, weights), t))
+    if args.out:
+        meta = {"fitted_on": f"TAT-QA dev, {args.train} documents, table questions",
+                "seed": SEED, "l2": args.l2, "steps": args.steps,
+                "precision_target": args.precision,
+                "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
+        out = Path(args.out)
+        Model(weights, t, meta).save(out)
+        print(f"wrote {out} ({len(weights)} weights; threshold {t:.3f})"
+              + (" — the shipped file" if out.resolve() == WEIGHTS_FILE.resolve() else ""))
+    return 0
