@@ -19,6 +19,8 @@ from ingest.limits import (
     IngestLimits,
 )
 
+ANSWER_CORES = ("readers", "programs", "hybrid")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -75,6 +77,16 @@ class Settings:
     # content words unexplained (neither the parse nor any committed claim names them) abstains
     # and names them (hyrag/answer/coverage.py): the figure answers a different question.
     answer_max_unexplained: int = 2
+    # The answer core (issue 19; hyrag/answer/programs): "readers" asks the reader chain
+    # (hyrag/answer/readers.py), "programs" the typed-program route over the table model,
+    # "hybrid" the program route first and the reader chain where no program is confident.
+    answer_core: str = "readers"
+    # The program route's fitted ranker: "" is the one shipped in the package
+    # (hyrag/answer/programs/weights.json); a path selects another (`hyrag bench fit --out`).
+    program_weights: str = ""
+    # Below this probability the best program is not answered; -1 takes the threshold fitted
+    # with the weights (the training half's precision target, `hyrag bench fit --precision`).
+    program_min_confidence: float = -1.0
     # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
     ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
     ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
@@ -118,6 +130,13 @@ class Settings:
             v = getattr(self, name)
             if not isinstance(v, int | float) or not 0.0 <= v <= 1.0:
                 raise SettingsError(f"{name} must be a number in [0, 1], got {v!r}")
+        if self.answer_core not in ANSWER_CORES:
+            raise SettingsError(f"answer_core must be one of {', '.join(ANSWER_CORES)}, "
+                                f"got {self.answer_core!r}")
+        if not isinstance(self.program_min_confidence, int | float) or not (
+                self.program_min_confidence == -1.0 or 0.0 <= self.program_min_confidence <= 1.0):
+            raise SettingsError("program_min_confidence must be -1 (the fitted threshold) or "
+                                f"in [0, 1], got {self.program_min_confidence!r}")
         for name in (
             "horizon_max",
             "warrant_top_k",

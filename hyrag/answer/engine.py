@@ -137,9 +137,23 @@ class AnswerEngine:
 
         from hyrag.answer import readers
 
-        # the table and prose readers, in their order of precedence (answer/readers.py)
-        reading = readers.read(question, reader.con, parsed=parsed, direct=direct,
-                               facts=commitments.facts)
+        # the answer core (settings.answer_core): the program route over the table model,
+        # the reader chain (answer/readers.py), or the program route first
+        core = self.settings.answer_core
+        reading = None
+        if core in ("programs", "hybrid"):
+            from hyrag.answer.programs import route as programs
+
+            cut = self.settings.program_min_confidence
+            found = programs.answer(question, reader.con, weights=self.settings.program_weights,
+                                    min_confidence=None if cut < 0 else cut)
+            if found is not None or core == "programs":
+                reading = readers.Reading(found)
+            if found is not None:
+                emit("program", found.program)
+        if reading is None:
+            reading = readers.read(question, reader.con, parsed=parsed, direct=direct,
+                                   facts=commitments.facts)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store

@@ -100,6 +100,8 @@ def _values(question: str, reading: object | None, derivations: Sequence, verdic
 
 def _read(tq) -> AnswerValues:  # noqa: ANN001 - tableqa.Resolved or a reader's equivalent
     vs = tq.answer if isinstance(tq.answer, list | tuple) else [tq.answer]
+    if getattr(tq, "program", None):  # the program route states its own program
+        return AnswerValues(tuple(vs), tq.scale or "", tq.program)
     program: dict = {"kind": "table_reader", "operation": tq.operation,
                      "operands": list(dict.fromkeys(f.claim_id for f in tq.store.facts)),
                      "residue": tq.residue}

@@ -67,7 +67,7 @@ def _kb(doc: dict, i: int, cache: Path):
 def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dict]:
     """Per table question: its document number and its candidates' features and labels."""
     from hyrag.answer.programs.route import rank
-    from hyrag.answer.programs.score import Model
+    from hyrag.answer.programs.score import Model, op_key
     from hyrag.bench.tatqa import _num_str, score
 
     zero = Model({}, 0.0, {})
@@ -86,15 +86,35 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
                     vals = [v if isinstance(v, str) else _num_str(v) for v in r.result.answer]
                     labels.append(score(q, vals, r.result.scale)[0])
                 out.append({"doc": i, "uid": q["uid"], "phi": [r.phi for r in ranked],
-                            "y": labels})
+                            "keys": [op_key(r.candidate) for r in ranked], "y": labels})
         finally:
             kb.close()
     return out
 
 
+def lists(groups: list[dict]) -> list[dict]:
+    """The two ranking problems of each question (`score.Model.probabilities`): its operators
+    (operator features; positive when one of the operator's candidates is right), and within
+    each operator its candidates (operand features)."""
+    out = []
+    for g in groups:
+        by_op: dict[str, list[int]] = {}
+        for i, k in enumerate(g["keys"]):
+            by_op.setdefault(k, []).append(i)
+        out.append({"phi": [g["phi"][idx[0]][0] for idx in by_op.values()],
+                    "y": [float(any(g["y"][i] for i in idx)) for idx in by_op.values()]})
+        for idx in by_op.values():
+            if len(idx) > 1:
+                out.append({"phi": [g["phi"][i][1] for i in idx], "y": [g["y"][i] for i in idx]})
+    return out
+
+
 def fit(groups: list[dict], l2: float, steps: int):
-    """Listwise softmax ranker (module docstring); returns {feature: weight}."""
+    """Listwise softmax ranker over both problems of every question (`lists`); returns
+    {feature: weight}."""
     import numpy as np
+
+    groups = lists(groups)
 
     names: dict[str, int] = {}
     for g in groups:
@@ -146,15 +166,15 @@ def fit(groups: list[dict], l2: float, steps: int):
 
 def evaluate(groups: list[dict], weights: dict[str, float]) -> list[tuple[float, int]]:
     """(probability of the best candidate, is it right) per question (no candidate: (0, 0))."""
-    from hyrag.answer.programs.score import softmax
+    from hyrag.answer.programs.score import Model
 
+    m = Model(weights, 0.0, {})
     out = []
     for g in groups:
         if not g["phi"]:
             out.append((0.0, 0))
             continue
-        s = [sum(weights.get(k, 0.0) * v for k, v in phi.items()) for phi in g["phi"]]
-        p = softmax(s)
+        p = m.probabilities(g["keys"], g["phi"])
         b = max(range(len(p)), key=lambda i: p[i])
         out.append((p[b], int(g["y"][b] > 0)))
     return out

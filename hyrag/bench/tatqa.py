@@ -50,6 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="relevance", choices=("relevance", "random", "ecr"),
                    help="claim-selection policy (seed 003 Table 4); relevance only offline")
     p.add_argument("--trust", default="balanced")
+    p.add_argument("--answer-core", default="readers", choices=("readers", "programs", "hybrid"),
+                   help="settings.answer_core: the reader chain, the program route, or both")
+    p.add_argument("--weights", default="",
+                   help="the program route's ranker (hyrag bench fit --out); default: shipped")
     p.add_argument("--plot", default=None, metavar="DIR",
                    help="write reliability and accuracy-by-answer-type PNGs (needs matplotlib)")
     p.add_argument("--calibrate", action="store_true",
@@ -221,6 +225,8 @@ def _route(ans) -> str:  # noqa: ANN001 - hyrag.Answer or None
     p = _program(ans)
     if p.get("kind") == "table_reader":
         return f"tableqa:{p['operation']}"
+    if p.get("kind") == "program":
+        return f"program:{p['operation']}"
     return ans.route if ans is not None else ""
 
 
@@ -236,7 +242,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         print("hyrag: error: --data PATH to tatqa_dataset_dev.json is required", file=sys.stderr)
         return 1
     docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
-    settings = Settings(answer_use_search=False)
+    settings = Settings(answer_use_search=False, answer_core=args.answer_core,
+                        program_weights=args.weights)
     llm = llm_bench.client(args, settings)  # --llm: the configured endpoint, else None
     results: list[dict] = []
     t0 = time.perf_counter()
@@ -301,7 +308,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     cmd = f"hyrag bench tatqa --data {shlex.quote(args.data)}" + (
         f" --limit {args.limit}" if args.limit else "") + (
         " --calibrate" if args.calibrate else "") + (
-        f" --policy {args.policy}" if args.policy != "relevance" else "") + llm_bench.flags(args)
+        f" --policy {args.policy}" if args.policy != "relevance" else "") + (
+        f" --answer-core {args.answer_core}" if args.answer_core != "readers" else "") + (
+        f" --weights {shlex.quote(args.weights)}" if args.weights else "") + llm_bench.flags(args)
     print(f"\nreproduce: {cmd}")
     return 0
 

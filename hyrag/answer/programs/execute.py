@@ -72,9 +72,9 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
     row, col = model.rows[cell.row], model.columns[cell.col]
     text = a.text[k]
     scale = a.scale[k] or ("percent" if "%" in text else "")
-    return CellValue(cell, text, a.value[k], scale, a.unit[k],
-                     row.path[-1] if row.path else "", col.path[-1] if col.path else "",
-                     col.period or row.period)
+    col_label = next((lvl for lvl in reversed(col.path) if lvl and lvl != "None"), "")
+    return CellValue(cell, text, a.value[k], scale, a.unit[k], ti.row_labels[cell.row],
+                     col_label, col.period or row.period)
 
 
 def run(program: Program, tables: Mapping[str, TableIndex]) -> Result:

@@ -95,7 +95,8 @@ class TableIndex:
     model: TableModel
     row_label: tuple[frozenset[str], ...]
     row_section: tuple[frozenset[str], ...]
-    row_text: tuple[str, ...]
+    row_labels: tuple[str, ...]  # what names each row (`row_label`)
+    row_text: tuple[str, ...]  # the same, lower-cased
     col_words: tuple[frozenset[str], ...]
     col_year: tuple[int | None, ...]
     idf: dict[str, float]
@@ -108,12 +109,15 @@ class TableIndex:
 
 def index(model: TableModel) -> TableIndex:
     """The table's words (built once per table by `tables.Tables`, which holds it)."""
-    labels, sections, texts = [], [], []
+    labels, sections, texts, names_of = [], [], [], []
+    headings = {r.path[-1] for r in model.rows if r.kind == "heading" and r.path}
     for r in model.rows:
-        label = r.path[-1] if r.path else ""
-        labels.append(frozenset(content(label)))
-        sections.append(frozenset(w for lvl in r.path[:-1] for w in content(lvl)))
+        label = row_label(r.path, headings)
+        names = [lvl for lvl in r.path if lvl not in headings and not _figure(lvl)]
+        labels.append(frozenset(w for lvl in names for w in content(lvl)))
+        sections.append(frozenset(w for lvl in r.path if lvl in headings for w in content(lvl)))
         texts.append(label.lower())
+        names_of.append(label)
     cols, cyears = [], []
     for c in model.columns:
         cols.append(frozenset(w for lvl in c.path for w in content(lvl)))
@@ -130,9 +134,24 @@ def index(model: TableModel) -> TableIndex:
     idf = {w: math.log(1 + n / k) for w, k in df.items()}
     a = model.arrays
     numeric = frozenset(j for j, v in zip(a.column, a.value, strict=True) if v is not None)
-    return TableIndex(model, tuple(labels), tuple(sections), tuple(texts), tuple(cols),
+    return TableIndex(model, tuple(labels), tuple(sections), tuple(names_of), tuple(texts),
+                      tuple(cols),
                       tuple(cyears), idf, numeric,
                       {rc: k for k, rc in enumerate(zip(a.row, a.column, strict=True))})
+
+
+def _figure(text: str) -> bool:
+    """A path level that is a figure ("(12)%", "690,791"), not a name: a text column of
+    changes read as naming the row."""
+    t = text.strip().strip("()$%€£ ").replace(",", "").replace(".", "").replace("-", "")
+    return not t or t.isdigit() or (t.endswith("bps") and t[:-3].strip("() ").isdigit())
+
+
+def row_label(path: tuple[str, ...], headings: set[str]) -> str:
+    """What names a row: the first level of its path that is neither a section heading above
+    it nor a figure; its last level when there is none."""
+    return next((lvl for lvl in path if lvl not in headings and not _figure(lvl)),
+                path[-1] if path else "")
 
 
 def link_rows(q: Question, ti: TableIndex) -> list[RowLink]:

@@ -14,15 +14,17 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.link import Question
-from hyrag.answer.programs.score import Model, features, softmax
+from hyrag.answer.programs.score import Model, features, op_key
 from hyrag.answer.programs.tables import tables
 from hyrag.answer.requirements import Requirement
+from hyrag.answer.tableops import TableResolved
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
 
@@ -33,15 +35,24 @@ if TYPE_CHECKING:
 _DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
                "change_ratio": "growth", "divide": "ratio", "percent_of": "ratio",
                "count": "count"}
-_MODEL: Model | None = None
+_MODELS: dict[str, Model] = {}
 
 
-def model() -> Model:
-    """The shipped ranker (`weights.json`), loaded once."""
-    global _MODEL
-    if _MODEL is None:
-        _MODEL = Model.load()
-    return _MODEL
+def model(path: str = "") -> Model:
+    """The ranker in `path` ("" for the one shipped, `weights.json`), loaded once."""
+    got = _MODELS.get(path)
+    if got is None:
+        got = _MODELS[path] = Model.load(Path(path)) if path else Model.load()
+    return got
+
+
+@dataclass(frozen=True)
+class ProgramReading(TableResolved):
+    """What the route gives the engine: a reader result (requirements, verdicts, committed
+    facts, derivations, value, scale, sentence) and the program itself as `Answer.program`
+    carries it (`program`: operator, operands as cells and claims, probability)."""
+
+    program: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,7 @@ class Ranked:
 
     candidate: Candidate
     result: Result
-    phi: dict[str, float]
+    phi: tuple[dict[str, float], dict[str, float]]  # (operator features, operand features)
     probability: float
 
 
@@ -59,7 +70,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
     """Every candidate program that executes, best first, with its probability."""
     m = m or model()
     q = Question.of(question)
-    found: list[tuple[Candidate, Result, dict[str, float]]] = []
+    found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
     tabs = tables(con)
     for ti in tabs.values():
         for c in enumerate_programs(q, ti):
@@ -68,18 +79,18 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
             except ExecutionError:
                 continue
             found.append((c, r, features(q, c, r)))
-    scores = [m.score(phi) for _, _, phi in found]
-    probs = softmax(scores)
+    probs = m.probabilities([op_key(c) for c, _, _ in found], [phi for _, _, phi in found])
     out = [Ranked(c, r, phi, p) for (c, r, phi), p in zip(found, probs, strict=True)]
     out.sort(key=lambda x: -x.probability)
     return out
 
 
-def answer(question: str, con: duckdb.DuckDBPyConnection, *,
+def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
            min_confidence: float | None = None) -> object | None:
     """The best program committed as a reader result (`tableops.TableResolved`), or None when
-    no program reaches the threshold (the fitted one unless `min_confidence` is given)."""
-    m = model()
+    no program reaches the threshold (the fitted one unless `min_confidence` is given).
+    `weights`: the ranker's file ("" for the shipped one)."""
+    m = model(weights)
     ranked = rank(question, con, m)
     if not ranked:
         return None
@@ -90,10 +101,8 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *,
     return commit(best, con, tables(con))
 
 
-def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> object:
+def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramReading:
     """The engine's types for a ranked program: requirements, verdicts, facts, derivation."""
-    from hyrag.answer.tableops import TableResolved
-
     store = CommitmentStore()
     reqs: list[Requirement] = []
     verdicts: list[Verdict] = []
@@ -119,8 +128,11 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> object:
         derivations.append(Derivation(name, r.expression, ops, round(float(r.values[0]), 4),
                                       unit))
     value = list(r.answer) if prog.op in ("each", "labels") else r.answer[0]
-    return TableResolved(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
-                         r.scale, best.probability, 0, _sentence(prog.op, r, operands))
+    program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
+               "expression": r.expression, "probability": round(best.probability, 4),
+               "operands": [f.claim_id for f in store.facts]}
+    return ProgramReading(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
+                          r.scale, best.probability, 0, _sentence(prog.op, r, operands), program)
 
 
 def _label(cv: CellValue) -> str:

@@ -26,32 +26,45 @@ from hyrag.answer.programs.link import Question
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
 
-def features(q: Question, c: Candidate, r: Result) -> dict[str, float]:
-    """phi(q, c): the candidate's features (see the module docstring)."""
+def features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
+                                                          dict[str, float]]:
+    """(phi_op, phi_args): what the operator's choice rests on — the question's words and
+    shape, crossed with the operator — and what the operands' choice within one operator rests
+    on — how the linker matched them, their order, the result (module docstring)."""
     op = c.program.op
-    out: dict[str, float] = {f"op={op}": 1.0, f"op={op}:shape={c.shape}": 1.0,
-                             f"op={op}:nyears={min(len(q.years), 3)}": 1.0}
+    cond = "bounded" if c.program.where else "plain"
     words = [t for t in tokens(q.text) if not t.replace(".", "").isdigit()]
+    grams = set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
+    key = f"{op}/{cond}"
+    phi_op: dict[str, float] = {f"op={key}": 1.0, f"op={key}:nyears={min(len(q.years), 3)}": 1.0,
+                                f"op={key}:bounds={len(q.bounds) > 0}": 1.0}
+    for w in grams:
+        phi_op[f"op={key}:w={w}"] = 1.0
+    phi: dict[str, float] = {f"arg:{op}:shape={c.shape}": 1.0}
     order = [k for k in ("first_later", "first_earlier", "first_mentioned_first",
                          "first_mentioned_last") if c.features.get(k)]
-    for w in set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}:
-        out[f"op={op}:w={w}"] = 1.0
+    for w in grams:
         for o in order:
-            out[f"op={op}:{o}:w={w}"] = 1.0
+            phi[f"arg:{op}:{o}:w={w}"] = 1.0
     for k, v in c.features.items():
         if v:
-            out[k] = v
-            out[f"op={op}:{k}"] = v
+            phi[f"arg:{k}"] = v
+            phi[f"arg:{op}:{k}"] = v
     for o in order:
-        out[f"op={op}:shape={c.shape}:{o}"] = 1.0
+        phi[f"arg:{op}:shape={c.shape}:{o}"] = 1.0
     nums = [v for v in r.values if isinstance(v, float)]
     if nums:
-        out[f"op={op}:negative"] = float(any(v < 0 for v in nums))
-    texts = [v for v in r.values if isinstance(v, str)]
-    out[f"op={op}:text_value"] = float(bool(texts))
+        phi[f"arg:{op}:negative"] = float(any(v < 0 for v in nums))
+    if any(isinstance(v, str) for v in r.values):
+        phi[f"arg:{op}:text_value"] = 1.0
     if any(cv.scale == "percent" for cv in r.cells):
-        out[f"op={op}:percent_operands"] = 1.0
-    return out
+        phi[f"arg:{op}:percent_operands"] = 1.0
+    return phi_op, phi
+
+
+def op_key(c: Candidate) -> str:
+    """The operator choice a candidate belongs to (an operator, with or without a condition)."""
+    return f"{c.program.op}/{'bounded' if c.program.where else 'plain'}"
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,13 @@ class Model:
     def score(self, phi: dict[str, float]) -> float:
         w = self.weights
         return sum(w.get(k, 0.0) * v for k, v in phi.items())
+
+    def probabilities(self, keys: list[str], phis: list[tuple[dict, dict]]) -> list[float]:
+        """P(candidate) = P(operator | question) x P(operands | operator): a softmax over the
+        operators present, then one over each operator's candidates, so an operator with many
+        candidate operand sets is not favoured for having many."""
+        return factored(keys, [self.score(a) for a, _ in phis],
+                        [self.score(b) for _, b in phis])
 
     @staticmethod
     def load(path: Path = WEIGHTS_FILE) -> Model:
@@ -85,3 +105,19 @@ def softmax(scores: list[float]) -> list[float]:
     e = [math.exp(s - m) for s in scores]
     z = sum(e)
     return [x / z for x in e]
+
+
+def factored(keys: list[str], op_scores: list[float], arg_scores: list[float]) -> list[float]:
+    """P(op) x P(candidate | op) from per-candidate operator scores (equal within an operator)
+    and operand scores (`Model.probabilities`)."""
+    first: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        first.setdefault(k, i)
+    ops = list(first)
+    p_op = dict(zip(ops, softmax([op_scores[first[k]] for k in ops]), strict=True))
+    out = [0.0] * len(keys)
+    for k in ops:
+        idx = [i for i, x in enumerate(keys) if x == k]
+        for i, p in zip(idx, softmax([arg_scores[i] for i in idx]), strict=True):
+            out[i] = p_op[k] * p
+    return out
