@@ -19,6 +19,7 @@ from ingest.captions import caption_scale
 from ingest.numbers import parse_number, scale_hint
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable
+from ingest.units import NULLS
 
 
 class Role(StrEnum):
@@ -139,10 +140,7 @@ def is_empty(v: Cell) -> bool:
         return False
     t = v.strip()
     # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is
-    return t in _NIL or (t[:1] in "$€£¥" and t[1:].strip() in ("-", "—", "–"))
-
-
-_NIL = frozenset(("", "-", "—", "N/A", "n/a", "NA", "n.a.", "null", "NULL", "None", "#N/A"))
+    return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS)
 
 
 def _is_number(v: Cell, cache: dict) -> bool:

@@ -246,7 +246,9 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     naming = [c.position for c in schema.columns if c.role in _NAMING_ROLES]
     if periods_down and time_pos is None:
         time_pos = 0
-    naming = [j for j in naming if j != time_pos]
+    # a column headed by a period holds that period's figures, whatever else it holds (a
+    # maturity date, a hedge ratio "1:1" beside the amounts): it never names the row
+    naming = [j for j in naming if j != time_pos and _period_of_path(paths[j]) is None]
     grid = table.sheet is not None or table.page is not None or table.source.lower().endswith(
         (".csv", ".tsv", ".txt"))
     columns = tuple(ModelColumn(

@@ -13,8 +13,9 @@ A candidate is a positive when what it computes scores EM 1 under TAT-QA's conve
 The model is a listwise log-linear ranker: for each question, maximise the log of the
 probability mass on its positive candidates (softmax over its candidates), with an L2 penalty;
 Adam, full batch. The abstention threshold is then the probability above which the best
-program is answered, chosen on the training half to maximise right answers while precision of
-answered stays at or above `--precision` (default 0.92, the issue's goal).
+program is answered, chosen to maximise right answers while precision of answered stays at or
+above `--precision` (default 0.92, the issue's goal) on the training half's out-of-fold
+predictions (`out_of_fold`: two folds by document), not on the fitted questions themselves.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
     zero = Model({}, 0.0, {})
     out = []
     for i, doc in enumerate(docs[:limit]):
-        qs = [q for q in doc["questions"] if q["answer_from"] in ("table", "table-text")]
+        qs = doc["questions"]
         if not qs:
             continue
         kb = _kb(doc, i, cache)
@@ -85,7 +86,8 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
                 for r in ranked:
                     vals = [v if isinstance(v, str) else _num_str(v) for v in r.result.answer]
                     labels.append(score(q, vals, r.result.scale)[0])
-                out.append({"doc": i, "uid": q["uid"], "phi": [r.phi for r in ranked],
+                out.append({"doc": i, "uid": q["uid"], "from": q["answer_from"],
+                            "phi": [r.phi for r in ranked],
                             "keys": [op_key(r.candidate) for r in ranked], "y": labels})
         finally:
             kb.close()
@@ -164,20 +166,55 @@ def fit(groups: list[dict], l2: float, steps: int):
     return {inv[j]: round(float(x), 6) for j, x in enumerate(w) if abs(x) > 1e-6}
 
 
-def evaluate(groups: list[dict], weights: dict[str, float]) -> list[tuple[float, int]]:
-    """(probability of the best candidate, is it right) per question (no candidate: (0, 0))."""
-    from hyrag.answer.programs.score import Model
+def evaluate(groups: list[dict], weights: dict[str, float],
+             calibrator: dict[str, float] | None = None) -> list[tuple[float, int]]:
+    """(confidence in the best candidate, is it right) per question (no candidate: (0, 0));
+    the confidence is the calibrator's when one is given, else the best probability."""
+    return [(_confidence(f, calibrator), y) for f, y in _tops(groups, weights)]
+
+
+def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int]]:
+    """Per question: the calibration features of its best candidate, and whether it is right."""
+    from hyrag.answer.programs.score import Model, calibration_features
 
     m = Model(weights, 0.0, {})
     out = []
     for g in groups:
         if not g["phi"]:
-            out.append((0.0, 0))
+            out.append(({}, 0))
             continue
         p = m.probabilities(g["keys"], g["phi"])
         b = max(range(len(p)), key=lambda i: p[i])
-        out.append((p[b], int(g["y"][b] > 0)))
+        out.append((calibration_features(p, g["phi"][b], g["keys"][b]), int(g["y"][b] > 0)))
     return out
+
+
+def _confidence(f: dict, calibrator: dict[str, float] | None) -> float:
+    import math
+
+    if not f:
+        return 0.0
+    if not calibrator:
+        return f["p_best"]
+    z = sum(calibrator.get(k, 0.0) * v for k, v in f.items())
+    return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
+
+
+def calibrate(tops: list[tuple[dict, int]], l2: float = 1e-2, steps: int = 2000
+              ) -> dict[str, float]:
+    """Logistic regression of "the best program is right" on its calibration features
+    (gradient descent, fixed start): the confidence the abstention threshold is set on."""
+    import numpy as np
+
+    rows = [(f, y) for f, y in tops if f]
+    names = sorted({k for f, _ in rows for k in f})
+    x = np.array([[f.get(k, 0.0) for k in names] for f, _ in rows])
+    y = np.array([y for _, y in rows], dtype=float)
+    w = np.zeros(len(names))
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))
+        w -= 0.5 * (x.T @ (p - y) / len(y) + l2 * w)
+    return {k: round(float(v), 6) for k, v in zip(names, w, strict=True)}
 
 
 def threshold(scored: list[tuple[float, int]], precision: float) -> float:
@@ -188,6 +225,21 @@ def threshold(scored: list[tuple[float, int]], precision: float) -> float:
         if ans and sum(ans) / len(ans) >= precision and sum(ans) > best_right:
             best_t, best_right = t, sum(ans)
     return best_t
+
+
+def out_of_fold(groups: list[dict], l2: float, steps: int) -> list[tuple[dict, int]]:
+    """The training half's best candidates as a ranker fitted without each question's
+    document would pick them (calibration features, right): two folds by document, each
+    ranked by the ranker fitted on the other. The calibrator and the threshold are fitted on
+    these, not on the fitted questions' own (over-confident) rankings."""
+    out: list[tuple[dict, int]] = []
+    docs = sorted({g["doc"] for g in groups})
+    fold = {d: k % 2 for k, d in enumerate(docs)}
+    for f in (0, 1):
+        train = [g for g in groups if fold[g["doc"]] != f]
+        test = [g for g in groups if fold[g["doc"]] == f]
+        out += _tops(test, fit(train, l2, steps))
+    return out
 
 
 def report(name: str, scored: list[tuple[float, int]], t: float) -> str:
@@ -207,24 +259,33 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="hyrag-fit-") as tmp:
         cache = Path(args.cache) if args.cache else Path(tmp)
         groups = collect(docs, cache, args.limit)
-    print(f"collected {len(groups)} table questions in {time.perf_counter() - t0:.0f} s; "
+    print(f"collected {len(groups)} questions in {time.perf_counter() - t0:.0f} s; "
           f"{sum(bool(any(g['y'])) for g in groups)} have a right candidate", file=sys.stderr)
     parity = {"even": 0, "odd": 1}.get(args.train)
     train = [g for g in groups if parity is None or g["doc"] % 2 == parity]
     held = [g for g in groups if parity is not None and g["doc"] % 2 != parity]
     weights = fit(train, args.l2, args.steps)
-    t = threshold(evaluate(train, weights), args.precision)
-    print(report(f"training ({args.train} documents)", evaluate(train, weights), t))
+    oof = out_of_fold(train, args.l2, args.steps)
+    cal = calibrate(oof)
+    t = threshold([(_confidence(f, cal), y) for f, y in oof], args.precision)
+    table = [g for g in train if g["from"] != "text"]
+    print(report(f"training ({args.train} documents), table questions", evaluate(table, weights,
+                                                                                cal), t))
+    print(report(f"training ({args.train} documents), out of fold, all questions",
+                 [(_confidence(f, cal), y) for f, y in oof], t))
     if held:
         other = "odd" if args.train == "even" else "even"
-        print(report(f"held out ({other} documents)", evaluate(held, weights), t))
+        print(report(f"held out ({other} documents), table questions",
+                     evaluate([g for g in held if g["from"] != "text"], weights, cal), t))
+        print(report(f"held out ({other} documents), all questions",
+                     evaluate(held, weights, cal), t))
     if args.out:
         meta = {"fitted_on": f"TAT-QA dev, {args.train} documents, table questions",
                 "seed": SEED, "l2": args.l2, "steps": args.steps,
                 "precision_target": args.precision,
                 "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
         out = Path(args.out)
-        Model(weights, t, meta).save(out)
+        Model(weights, t, meta, cal).save(out)
         print(f"wrote {out} ({len(weights)} weights; threshold {t:.3f})"
               + (" — the shipped file" if out.resolve() == WEIGHTS_FILE.resolve() else ""))
     return 0

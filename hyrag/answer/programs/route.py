@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -95,10 +95,11 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     if not ranked:
         return None
     best = ranked[0]
+    conf = m.confidence([r.probability for r in ranked], best.phi, op_key(best.candidate))
     threshold = m.min_confidence if min_confidence is None else min_confidence
-    if best.probability < threshold:
+    if conf < threshold:
         return None
-    return commit(best, con, tables(con))
+    return commit(replace(best, probability=conf), con, tables(con))
 
 
 def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramReading:
@@ -129,7 +130,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
                                       unit))
     value = list(r.answer) if prog.op in ("each", "labels") else r.answer[0]
     program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
-               "expression": r.expression, "probability": round(best.probability, 4),
+               "expression": r.expression, "confidence": round(best.probability, 4),
                "operands": [f.claim_id for f in store.facts]}
     return ProgramReading(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
                           r.scale, best.probability, 0, _sentence(prog.op, r, operands), program)

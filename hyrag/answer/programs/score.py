@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hyrag.answer.programs.candidates import Candidate
@@ -74,6 +74,18 @@ class Model:
     weights: dict[str, float]
     min_confidence: float
     meta: dict
+    # the calibrator: logistic weights over `calibration_features` of the best candidate,
+    # fitted on out-of-fold predictions (`hyrag.bench.fit`); empty: the probability itself
+    calibrator: dict[str, float] = field(default_factory=dict)
+
+    def confidence(self, probs: list[float], best: tuple[dict, dict], op: str) -> float:
+        """How likely the best program is right: the calibrator over its probability, its
+        margin over the runner-up, its operator and how well its operands are linked."""
+        if not self.calibrator:
+            return max(probs) if probs else 0.0
+        z = sum(self.calibrator.get(k, 0.0) * v
+                for k, v in calibration_features(probs, best, op).items())
+        return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def score(self, phi: dict[str, float]) -> float:
         w = self.weights
@@ -89,12 +101,31 @@ class Model:
     @staticmethod
     def load(path: Path = WEIGHTS_FILE) -> Model:
         d = json.loads(path.read_text(encoding="utf-8"))
-        return Model(dict(d["weights"]), float(d["min_confidence"]), dict(d.get("meta", {})))
+        return Model(dict(d["weights"]), float(d["min_confidence"]), dict(d.get("meta", {})),
+                     dict(d.get("calibrator", {})))
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps({"meta": self.meta, "min_confidence": self.min_confidence,
+                                    "calibrator": self.calibrator,
                                     "weights": dict(sorted(self.weights.items()))},
                                    indent=0, sort_keys=False) + "\n", encoding="utf-8")
+
+
+_CALIBRATED = ("arg:min_label_cov", "arg:mean_question_cov", "arg:min_fuzzy",
+               "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other")
+
+
+def calibration_features(probs: list[float], best: tuple[dict, dict], op: str
+                         ) -> dict[str, float]:
+    """What the calibrator reads of a question's ranking: the best probability, its margin
+    over the runner-up, the number of candidates, the best program's operator and the link
+    qualities of its operands."""
+    top = sorted(probs, reverse=True)[:2] + [0.0, 0.0]
+    out = {"bias": 1.0, "p_best": top[0], "margin": top[0] - top[1],
+           "log_candidates": math.log1p(len(probs)), f"op={op}": 1.0}
+    for k in _CALIBRATED:
+        out[k] = float(best[1].get(k, 0.0))
+    return out
 
 
 def softmax(scores: list[float]) -> list[float]:

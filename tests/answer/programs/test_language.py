@@ -1,0 +1,105 @@
+"""The program language and its one interpreter, over a table ingested as a user would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hyrag
+from hyrag.answer.programs.execute import ExecutionError, run
+from hyrag.answer.programs.language import Cell, Program
+from hyrag.answer.programs.tables import tables
+from hyrag.kb import KnowledgeBase
+from hyrag.settings import Settings
+
+REPORT = """Revenue by line (in thousands),,
+,2019,2018
+Product,100,80
+Services,50,40
+Margin,20%,25%
+Total,150,120
+"""
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("programs")
+    path = Path(folder) / "revenue.csv"
+    path.write_text(REPORT, encoding="utf-8")
+    kb = hyrag.open(folder / "kb", settings=Settings(answer_use_search=False))
+    kb.ingest(path)
+    yield kb
+    kb.close()
+
+
+def _at(kb: KnowledgeBase, label: str, period: str) -> Cell:
+    """The cell of the row labelled `label` in the column of `period`, through the model."""
+    for name, ti in tables(kb.store.con).items():
+        for i, lab in enumerate(ti.row_labels):
+            for j, c in enumerate(ti.model.columns):
+                if lab == label and c.period == period and (i, j) in ti.cell_pos:
+                    return Cell(name, i, j)
+    raise AssertionError(f"no cell {label} / {period}")
+
+
+def test_program_checks_its_operator_and_arity() -> None:
+    c = Cell("t", 0, 1)
+    with pytest.raises(ValueError, match="unknown operator"):
+        Program("median", (c,))
+    with pytest.raises(ValueError, match="difference takes 2"):
+        Program("difference", (c,))
+    with pytest.raises(ValueError, match="bad condition"):
+        Program("sum", (c, c), where="<3")
+
+
+def test_program_round_trips_through_its_json_form() -> None:
+    a, b = Cell("t", 1, 1), Cell("t", 1, 2)
+    p = Program("average", (Program("difference", (a, b)), b))
+    assert Program.from_dict(p.to_dict()) == p
+    assert p.cells() == (a, b)
+    assert p.depth() == 2
+    assert str(Program("labels", (a, b), where="<5")) == "labels(t[1,1], t[1,2] where <5)"
+
+
+def test_arithmetic_over_cells_keeps_the_tables_scale(kb: KnowledgeBase) -> None:
+    tabs = tables(kb.store.con)
+    p19, p18 = _at(kb, "Product", "2019"), _at(kb, "Product", "2018")
+    r = run(Program("difference", (p19, p18)), tabs)
+    assert r.values == (20.0,) and r.scale == "thousand"
+    assert r.expression == "100 - 80"
+    r = run(Program("change_ratio", (p19, p18)), tabs)
+    assert r.values == (25.0,) and r.scale == "percent"
+    r = run(Program("average", (p19, p18)), tabs)
+    assert r.values == (90.0,)
+    s19 = _at(kb, "Services", "2019")
+    r = run(Program("percent_of", (s19, _at(kb, "Total", "2019"))), tabs)
+    assert round(r.values[0], 4) == 33.3333 and r.scale == "percent"
+    # a nested program: (2019 - 2018) / 2018 of Services, as FinQA writes it
+    nested = Program("divide", (Program("difference", (s19, _at(kb, "Services", "2018"))),
+                                _at(kb, "Services", "2018")))
+    assert run(nested, tabs).values == (0.25,)
+
+
+def test_labels_argmax_and_conditions_name_periods_or_rows(kb: KnowledgeBase) -> None:
+    tabs = tables(kb.store.con)
+    row = (_at(kb, "Product", "2019"), _at(kb, "Product", "2018"))
+    assert run(Program("argmax", row), tabs).values == ("2019",)
+    assert run(Program("labels", row, where="<90"), tabs).values == ("2018",)
+    assert run(Program("count", row, where=">50"), tabs).values == (2.0,)
+    col = (_at(kb, "Product", "2019"), _at(kb, "Services", "2019"))
+    assert run(Program("argmin", col), tabs).values == ("Services",)
+
+
+def test_a_percent_cell_is_quoted_as_displayed(kb: KnowledgeBase) -> None:
+    r = run(Program("lookup", (_at(kb, "Margin", "2019"),)), tables(kb.store.con))
+    assert r.answer == ("20%",) and r.values == (20.0,)
+
+
+def test_what_cannot_be_computed_is_an_execution_error(kb: KnowledgeBase) -> None:
+    tabs = tables(kb.store.con)
+    pct, amount = _at(kb, "Margin", "2019"), _at(kb, "Product", "2019")
+    with pytest.raises(ExecutionError, match="different scales"):
+        run(Program("sum", (pct, amount)), tabs)
+    with pytest.raises(ExecutionError, match="no table"):
+        run(Program("lookup", (Cell("nowhere", 0, 0),)), tabs)
