@@ -496,6 +496,12 @@ def _bench_tatqa():  # noqa: ANN202
     return tatqa
 
 
+def _bench_diff():
+    from hyrag.bench import diff
+
+    return diff
+
+
 def _bench_fit():
     from hyrag.bench import fit
 
@@ -518,7 +524,8 @@ BENCHES: dict[str, Callable[[], object]] = {
     "ingest": _bench_ingest, "ecr": _bench_ecr,
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
-    "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "coldstart": _bench_coldstart,
+    "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
+    "coldstart": _bench_coldstart,
 }
 
 

@@ -24,6 +24,7 @@ from hyrag.answer.programs.lexicon import tokens
 from hyrag.answer.programs.link import Question
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
+WEIGHT_FLOOR = 1e-3  # weights below this are not shipped (`Model.save`)
 
 
 def features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
@@ -105,9 +106,12 @@ class Model:
                      dict(d.get("calibrator", {})))
 
     def save(self, path: Path) -> None:
+        """Write the model; weights smaller than `WEIGHT_FLOOR` are dropped and the rest kept
+        to four decimals (a ranker's scores do not move at that precision; the file halves)."""
+        kept = {k: round(v, 4) for k, v in sorted(self.weights.items())
+                if abs(v) >= WEIGHT_FLOOR}
         path.write_text(json.dumps({"meta": self.meta, "min_confidence": self.min_confidence,
-                                    "calibrator": self.calibrator,
-                                    "weights": dict(sorted(self.weights.items()))},
+                                    "calibrator": self.calibrator, "weights": kept},
                                    indent=0, sort_keys=False) + "\n", encoding="utf-8")
 
 

@@ -1,0 +1,61 @@
+"""The program route end to end: a report table a user ingests, questions through `kb.ask`
+with `answer_core="programs"`, answers read from the public `Answer` (the shipped ranker)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hyrag
+from hyrag.errors import SettingsError
+from hyrag.kb import KnowledgeBase
+from hyrag.settings import Settings
+
+REPORT = """Revenue by line (in thousands),,
+,2019,2018
+Product,100,80
+Services,50,40
+Total revenue,150,120
+"""
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+    folder = tmp_path_factory.mktemp("route")
+    path = Path(folder) / "revenue.csv"
+    path.write_text(REPORT, encoding="utf-8")
+    kb = hyrag.open(folder / "kb", settings=Settings(answer_use_search=False,
+                                                     answer_core="programs"))
+    kb.ingest(path)
+    yield kb
+    kb.close()
+
+
+@pytest.mark.parametrize(("question", "values", "scale", "op"), [
+    ("What was the change in Services revenue from 2018 to 2019?", (10.0,), "thousand",
+     "difference"),
+    ("What was the percentage change in Product revenue from 2018 to 2019?", (25.0,),
+     "percent", "change_ratio"),
+    ("What was the average Product revenue for 2018 and 2019?", (90.0,), "thousand",
+     "average"),
+    ("What was the total revenue in 2019?", (150.0,), "thousand", "lookup"),
+])
+def test_a_program_answers_and_cites_its_cells(kb: KnowledgeBase, question: str,
+                                               values: tuple, scale: str, op: str) -> None:
+    ans = kb.ask(question)
+    assert ans.decision == "answer", ans.verification
+    got = tuple(float(v) if isinstance(v, float) else str(v) for v in ans.values)
+    assert got == tuple(float(v) if isinstance(v, float) else v for v in values)
+    assert ans.scale == scale
+    assert ans.program["kind"] == "program" and ans.program["operation"] == op
+    # every operand is a cited cell of the file, with its address
+    assert ans.evidence and all("revenue.csv" in str(e) for e in ans.evidence)
+    assert len(ans.program["operands"]) == len(ans.program["program"]["args"])
+
+
+def test_the_answer_core_is_a_checked_setting() -> None:
+    with pytest.raises(SettingsError, match="answer_core"):
+        Settings(answer_core="oracle")
+    with pytest.raises(SettingsError, match="program_min_confidence"):
+        Settings(program_min_confidence=1.5)
