@@ -280,7 +280,8 @@ def run(args: argparse.Namespace) -> int:
         print(report(f"held out ({other} documents), all questions",
                      evaluate(held, weights, cal), t))
     if args.out:
-        meta = {"fitted_on": f"TAT-QA dev, {args.train} documents, table questions",
+        meta = {"fitted_on": f"TAT-QA dev, {args.train} documents (the ranker on questions with "
+                             "a right candidate; the calibrator on all, out of fold)",
                 "seed": SEED, "l2": args.l2, "steps": args.steps,
                 "precision_target": args.precision,
                 "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}

@@ -93,7 +93,7 @@ def enumerate_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         dated = [c for c in cols if c.period_year is not None]
         for a, b in permutations(cols, 2):
             order = _order(a.period_year, b.period_year, a.position, b.position)
-            for op in ("difference", "change_ratio"):
+            for op in ("difference", "change_ratio", "divide", "percent_of"):
                 add(op, [(r, a), (r, b)], "row", order)
         for a, b in combinations(cols, 2):
             order = _order(a.period_year, b.period_year, a.position, b.position)
@@ -104,7 +104,7 @@ def enumerate_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             for op in ("sum", "average", "each"):
                 add(op, [(r, c) for c in named], "row", {"named_only": 1.0})
         if len(dated) >= 2:
-            for op in ("argmax", "argmin", "labels"):
+            for op in ("argmax", "argmin", "labels", "count"):
                 add(op, [(r, c) for c in dated], "row", {})
             for b in q.bounds:
                 for op in ("labels", "count"):
@@ -166,8 +166,9 @@ def _structure(q: Question, ti: TableIndex, rows: list[RowLink], cols: list[Colu
     def items(idx: list[int], feature: str, strength: float) -> None:
         idx = [i for i in idx if (i, col.index) in ti.cell_pos]
         if len(idx) >= 2:
-            _add(q, ti, out, "labels", [(link(i), col) for i in idx], "column",
-                 {feature: 1.0, "block_link": strength})
+            for op in ("labels", "count"):
+                _add(q, ti, out, op, [(link(i), col) for i in idx], "column",
+                     {feature: 1.0, "block_link": strength})
 
     # the block of lines a linked total closes
     for r in rows[:3]:

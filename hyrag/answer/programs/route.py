@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
-from hyrag.answer.programs.link import Question
+from hyrag.answer.programs.link import Question, link_columns, link_rows
 from hyrag.answer.programs.score import Model, features, op_key
 from hyrag.answer.programs.tables import tables
 from hyrag.answer.requirements import Requirement
@@ -36,6 +36,8 @@ _DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
                "change_ratio": "growth", "divide": "ratio", "percent_of": "ratio",
                "count": "count"}
 _MODELS: dict[str, Model] = {}
+# tables whose candidate programs are ranked per question (the best named: `_named_tables`)
+ROUTE_TOP_TABLES = 3
 
 
 def model(path: str = "") -> Model:
@@ -72,7 +74,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
     tabs = tables(con)
-    for ti in tabs.values():
+    for ti in _named_tables(q, tabs):
         for c in enumerate_programs(q, ti):
             try:
                 r = run(c.program, tabs)
@@ -83,6 +85,21 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
     out = [Ranked(c, r, phi, p) for (c, r, phi), p in zip(found, probs, strict=True)]
     out.sort(key=lambda x: -x.probability)
     return out
+
+
+def _named_tables(q: Question, tabs: dict) -> list:
+    """The tables the question names best (at most `ROUTE_TOP_TABLES`): by the prior of their
+    best-linked row and column, so a knowledge base of hundreds of tables costs a link pass
+    over each, and candidate programs over a few."""
+    if len(tabs) <= ROUTE_TOP_TABLES:
+        return list(tabs.values())
+    scored = []
+    for ti in tabs.values():
+        rows, cols = link_rows(q, ti), link_columns(q, ti)
+        scored.append(((rows[0].prior if rows else 0.0) + (cols[0].prior if cols else 0.0),
+                       ti.model.name, ti))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [ti for _, _, ti in scored[:ROUTE_TOP_TABLES]]
 
 
 def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
@@ -141,20 +158,20 @@ def _label(cv: CellValue) -> str:
 
 
 def _sentence(op: str, r: Result, operands: list[Operand]) -> str:
-    """The answer as a person writes it, citing each operand."""
-    cite = " and ".join(f"{o.label} [{o.n}]" for o in operands)
-    v = r.values[0]
-    shown = fmt(float(v)) if isinstance(v, float) else str(v)
-    if op == "lookup":
-        return ""
+    """What the answer adds to the committed facts' own sentences, citing each operand: a
+    computation is stated by its `Derivation` (the draft writes it), a lookup by its claim, so
+    only picks, lists and counts need a sentence of their own."""
+    cite = "".join(f"[{o.n}]" for o in operands)
+    if op in ("argmax", "argmin"):
+        word = "largest" if op == "argmax" else "smallest"
+        return f"The {word} figure is {r.values[0]}'s {cite}."
+    if op == "labels":
+        return f"{', '.join(str(v) for v in r.values)} {cite}."
+    if op == "count":
+        return f"{fmt(float(r.values[0]))} {cite}."
     if op == "each":
         return "; ".join(f"{o.label}: {fmt(o.value)} [{o.n}]" for o in operands) + "."
-    what = {"sum": "The sum of", "average": "The average of", "difference": "The difference of",
-            "change_ratio": "The change from", "divide": "The ratio of",
-            "percent_of": "The share of", "multiply": "The product of",
-            "count": "The count of", "argmax": "The largest of", "argmin": "The smallest of"}
-    unit = "%" if r.scale == "percent" and op in ("change_ratio", "percent_of") else ""
-    return f"{what.get(op, op)} {cite} is {shown}{unit}."
+    return ""
 
 
 def _fact(cv: CellValue, con: duckdb.DuckDBPyConnection, tabs: dict, rid: str,
