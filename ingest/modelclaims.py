@@ -14,7 +14,15 @@ names from it:
 - **entity**: a row under section headings is named by them and then by its own name
   ("Construction, 2006–07"; nested: "Assets, Current, Cash"); a row that names nothing of its
   own (a period row of a series) is named by its headings alone ("Construction"). A heading
-  that is a period ("As at 31 December 2019") dates the rows under it and names none of them.
+  that is a period ("As at 31 December 2019") says when, not what: it names none of them.
+- **time_key**: a claim is dated by its row's period where the model reads the table as a
+  series (its label column is its time column: `ingest.typed._period_label_column`) or by the
+  table's time column, as before. The model's other periods stay in the model
+  (`table_rows.period`) and the locator's section: dating claims by a date heading, by the
+  title's year, or by the years of a maturity schedule's lines made the direct lookup route
+  answer before the table readers that read those tables (a change of a percentage read as a
+  growth rate, a quarter column read as its fiscal year, "2020" beside "Thereafter" read as a
+  period); measured on TAT-QA dev, 11 answers went from right to abstained or wrong.
 
 The locator keeps the file's header and the section, so claim ids (a hash of the locator) do
 not change with the names. A melted table (periods across the top: one row per line item and
