@@ -109,7 +109,7 @@ def name_claims(typed: TypedTable, model: TableModel | None) -> TypedTable:
 def _entities(typed: TypedTable, model: TableModel) -> None:
     """`__entity` per row: the headings over the row, then its own name (in place)."""
     old = typed.frame["__entity"].tolist()
-    out = []
+    out: list[object] = []
     for r, name in zip(model.rows, old, strict=True):
         if not r.headings or r.kind == "heading":
             out.append(name)

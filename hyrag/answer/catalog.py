@@ -378,17 +378,17 @@ def _build(con) -> Catalog:  # noqa: ANN001
             if header and (own := norm(own_column(attr, header))) != attr_key:
                 attributes[own].add(attr)
                 attr_tables[own].add(table)
-        if section and (own := own_name(ent, section)) != ent and \
-                ent not in entities[norm(own)]:
-            entities[norm(own)].append(ent)
-        ne = norm(ent)
-        if attr_key:
-            entity_attrs[ne].add(attr_key)
-        if kind == "cell" and table in tables and (table, tables[table].id_col) in id_cols:
-            ids[ent.lower()] = ent
-            continue
-        if ent not in entities[ne]:
-            entities[ne].append(ent)
+        for name in dict.fromkeys((ent, own_name(ent, section) if section else ent)):
+            ne = norm(name)
+            if attr_key:
+                entity_attrs[ne].add(attr_key)
+            if kind == "cell" and table in tables and (table, tables[table].id_col) in id_cols:
+                if name == ent:
+                    ids[name.lower()] = ent
+                else:  # the row's own label: found, never in place of a full name
+                    ids.setdefault(name.lower(), ent)
+            elif ent not in entities[ne]:
+                entities[ne].append(ent)
     for ne in entities:
         vocab.update(ne.split())
     for a in attributes:
