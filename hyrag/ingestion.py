@@ -297,10 +297,15 @@ class Ingestor:
         con.unregister("hyrag_stage_frame")
         try:
             cols = ", ".join(ident(c) for c in t.analyst_columns)
-            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}")
+            # a series' statistics ("No. Obs", "Mean": `ingest.typed._statistic_rows`) are no
+            # values of its measure: the typed table holds the series' rows only
+            meta = "__meta" in frame
+            keep = " WHERE NOT coalesce(__meta, FALSE)" if meta else ""
+            con.execute(f"CREATE TABLE {ident(table_name)} AS SELECT {cols} FROM {stg}{keep}")
             con.execute(
                 "INSERT INTO kb_tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [table_name, source_id, t.sheet, t.page, t.table_index, t.title, t.n_rows,
+                [table_name, source_id, t.sheet, t.page, t.table_index, t.title,
+                 t.n_rows - (int(frame["__meta"].fillna(False).sum()) if meta else 0),
                  t.melted, "\n".join(t.notes) or None],
             )
             tablecells.insert(con, table_name, source_id, t.model)

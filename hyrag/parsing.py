@@ -17,6 +17,7 @@ import pandas as pd
 from hyrag.settings import Settings
 from ingest import tablemodel
 from ingest.errors import EmptyFileError, IngestError, UnsupportedFormatError
+from ingest.modelclaims import name_claims
 from ingest.schema import SchemaOptions, infer_schema
 from ingest.typed import TypedTable, prepare_table
 from ingest.types import ClaimRecord, Passage, RawTable, RelationRecord
@@ -156,9 +157,11 @@ def _finish(
             tt = prepare_table(t, opts)
             # the table model reads the table as printed: under the wide table's own schema
             # when it was melted into (item, period) rows
-            typed.append(replace(tt, model=tablemodel.build(
-                t, infer_schema(t, opts) if tt.melted else tt.schema,
-                None if tt.melted else tt.frame)))
+            model = tablemodel.build(t, infer_schema(t, opts) if tt.melted else tt.schema,
+                                     None if tt.melted else tt.frame)
+            # the claims are named by the model's reading: headings over rows, every header
+            # level over columns (`ingest.modelclaims`)
+            typed.append(replace(name_claims(tt, model), model=model))
         except IngestError:
             raise
         except (ValueError, TypeError, KeyError) as e:

@@ -29,7 +29,7 @@ import duckdb
 from hyrag.errors import StoreError
 
 DB_FILE = "hyrag.duckdb"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Claims and items carry content-hash ids and no PRIMARY KEY: an ART index over a million random
 # hashes costs more at ingest than it saves, and ids are unique by construction (tested).
@@ -236,8 +236,16 @@ CREATE TABLE IF NOT EXISTS table_cells (
 );
 """
 
+# 4: how many leading levels of a row's path are section headings (`ModelRow.headings`), so
+# the stored model names a row as the claims do ("Construction" over "2006–07"). Rows stored
+# before it read 0: their paths are unchanged.
+_MIGRATION_4 = """
+ALTER TABLE table_rows ADD COLUMN IF NOT EXISTS headings INTEGER DEFAULT 0;
+"""
+
 # Migration n turns version n-1 into version n. Append only; never edit a released step.
-MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2, 3: _MIGRATION_3}
+MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2, 3: _MIGRATION_3,
+                              4: _MIGRATION_4}
 
 
 # meta key of the write-transaction counter (`Store.generation`); stored in `meta`, so it needs

@@ -28,7 +28,8 @@ def insert(con: duckdb.DuckDBPyConnection, table_name: str, source_id: str,
         "row_idx": range(len(model.rows)), "row_no": [r.row for r in model.rows],
         "row_path": [list(r.path) for r in model.rows],
         "row_kind": [r.kind for r in model.rows],
-        "period": pd.Series([r.period for r in model.rows], dtype=object)})
+        "period": pd.Series([r.period for r in model.rows], dtype=object),
+        "headings": [r.headings for r in model.rows]})
     cols = pd.DataFrame({
         "table_name": table_name, "source_id": source_id,
         "col_idx": range(len(model.columns)), "col_no": [c.column for c in model.columns],
@@ -66,9 +67,10 @@ def load(con: duckdb.DuckDBPyConnection, table_name: str) -> TableModel | None:
         "USING (source_id) WHERE k.table_name = ?", [table_name]).fetchone()
     if meta is None:
         return None
-    rows = tuple(ModelRow(row=r[0], path=tuple(r[1]), kind=r[2], period=r[3])
+    rows = tuple(ModelRow(row=r[0], path=tuple(r[1]), kind=r[2], period=r[3],
+                          headings=r[4] or 0)
                  for r in con.execute(
-                     "SELECT row_no, row_path, row_kind, period FROM table_rows "
+                     "SELECT row_no, row_path, row_kind, period, headings FROM table_rows "
                      "WHERE table_name = ? ORDER BY row_idx", [table_name]).fetchall())
     cols = tuple(ModelColumn(column=c[0], letter=c[1], path=tuple(c[2]), period=c[3], role=c[4])
                  for c in con.execute(

@@ -30,6 +30,16 @@ from ingest.schema import is_empty
 from ingest.types import Cell, RawTable
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)
+# The names a statistic of a series goes by when it is printed under the series' rows ("No.
+# Obs", "Mean", "Std. Dev."): a figure about the whole column, not a line item of it. Deliberately
+# only names of statistics: a "Thereafter" bucket, a "Less: interest" adjustment or a "Present
+# value" line under a maturity schedule are line items with amounts of their own.
+_STATISTIC = re.compile(
+    r"^\s*(?:no\.?\s*(?:of\s+)?obs(?:ervations)?\.?|n|obs\.?|observations|count|mean|"
+    r"average|median|mode|std\.?\s*dev(?:iation)?\.?|s\.?\s?d\.?|standard\s+deviation|"
+    r"std\.?\s*err(?:or)?\.?|standard\s+error|variance|min(?:imum)?\.?|max(?:imum)?\.?|"
+    r"range|skewness|kurtosis|(?:\d{1,2}(?:st|nd|rd|th)\s+)?percentile)\s*:?\s*$",
+    re.I)
 _LETTER = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -121,6 +131,12 @@ def row_sections(table: RawTable) -> tuple[str | None, ...]:
 def is_total_label(label: str) -> bool:
     """A line that says it is a total ("Total current assets", "TOTAL")."""
     return bool(_TOTAL.match(label or ""))
+
+
+def is_statistic_label(label: str) -> bool:
+    """A line that names a statistic of the column above it ("No. Obs", "Mean", "Std. Dev."),
+    as a series printed with its summary lines shows them."""
+    return bool(_STATISTIC.match(label or ""))
 
 
 def section_paths(table: RawTable) -> tuple[tuple[str, ...], ...]:

@@ -15,9 +15,11 @@ same reading of it. Each cell carries:
   reading of the header and the cells), else the table's title ("(in thousands)");
 - the **kind of row** it sits in: `data`; `heading` (a label alone over the rows beneath);
   `total` (a line that says it is one: "Total ...", or an unlabelled line that adds up the lines
-  above); `metadata` (a row among rows labelled by periods whose own label is no period: "No.
-  Obs", "Mean" under a monthly series — a statistic of the series, not one of its periods);
-  `notes` (a row whose cells hold text and no figure).
+  above); `metadata` (a row among rows labelled by periods whose own label names a statistic:
+  "No. Obs", "Mean" under a monthly series — a figure about the series, not one of its
+  periods; `ingest.sections.is_statistic_label`); `notes` (a row whose cells hold text and no
+  figure). A line under year rows that names no statistic ("Thereafter", "Less: interest",
+  "Present value" under a maturity schedule) is a line item with an amount of its own: `data`.
 
 Pure: no database, no engine; `build` is a function of the raw table and its schema.
 """
@@ -25,6 +27,7 @@ Pure: no database, no engine; `build` is a function of the raw table and its sch
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,7 +37,7 @@ from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_empty
 from ingest.numbers import parse_number
 from ingest.schema import Role, TableSchema, scale_of_title
-from ingest.sections import heading_label, is_total_label, section_paths
+from ingest.sections import heading_label, is_statistic_label, is_total_label, section_paths
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
@@ -74,6 +77,9 @@ class ModelRow:
     path: tuple[str, ...]
     kind: str
     period: str | None
+    # how many leading levels of `path` are the section headings it sits under (the rest name
+    # the row itself): the claims name a row by both, "Construction, 2006–07"
+    headings: int = 0
 
 
 @dataclass(frozen=True)
@@ -142,16 +148,30 @@ class TableModel:
         return hits[0] if len(hits) == 1 else None
 
 
+# the words a heading puts before the date it is "as at": "As at 31 December 2019", "As of
+# December 31, 2018", "At June 30, 2019"
+_AS_AT = re.compile(r"^\s*(?:as\s+)?(?:at|of)\s+(?=\S*\d|[a-z]+\.?\s+\d)", re.I)
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _period(text: str) -> str | None:
-    """The period key a label names, None when none (labels repeat: cached)."""
+    """The period key a label names, None when none (labels repeat: cached). A balance date
+    "as at" a day is that day."""
     if not text:
         return None
     try:
         tk = parse_time_key(text)
+        if tk is None and _AS_AT.match(text):
+            tk = parse_time_key(_AS_AT.sub("", text).strip(" :"))
     except ValueError:
         return None
     return tk.key if tk is not None else None
+
+
+def period_key(text: str) -> str | None:
+    """The canonical period a label names ("As at 31 December 2019": 2019-12-31), None when it
+    names none."""
+    return _period(text.strip())
 
 
 def _period_of_path(path: Sequence[str]) -> str | None:
@@ -187,15 +207,16 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
 def period_labels(table: RawTable, *, pure: bool = False) -> bool:
     """Are the table's row labels periods — the rows of a series ("2019", "2019-03"),
     headings and trailing statistics aside (`_period_labels`)? `pure`: every labelled line
-    (headings and totals aside) is a period — no "Thereafter" bucket, no "Less: interest"."""
+    (headings, totals and the series' statistics aside) is a period — no "Thereafter" bucket,
+    no "Less: interest": those are line items of a schedule, which keeps its lines as such."""
     if not table.rows:
         return False
     kinds = _row_kinds(table)
     if not _period_labels(table, kinds):
         return False
-    return not pure or all(_period(cell_text(r[0])) is not None
+    return not pure or all(_period(label) is not None or is_statistic_label(label)
                            for r, k in zip(table.rows, kinds, strict=True)
-                           if k == "data" and not is_empty(r[0]))
+                           if k == "data" and (label := cell_text(r[0])))
 
 
 def _row_kinds(table: RawTable) -> list[str]:
@@ -236,8 +257,8 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     periods_down = _period_labels(table, kinds)
     if periods_down:
         kinds = ["metadata" if k == "data" and not is_empty(r[0])
-                 and _period(cell_text(r[0])) is None else k
-                 for r, k in zip(table.rows, kinds, strict=True)]
+                 and _period(label := cell_text(r[0])) is None and is_statistic_label(label)
+                 else k for r, k in zip(table.rows, kinds, strict=True)]
     by_pos = {c.position: c for c in schema.columns}
     paths = table.column_paths or tuple((h,) if h else () for h in table.header)
     title_scale, title_unit = scale_of_title(table.title)
@@ -272,7 +293,8 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
         path = sections[i] if kinds[i] == "heading" and sections[i] else (*sections[i], *names)
         section_period = next((p for p in map(_period, reversed(sections[i])) if p), None)
         rows.append(ModelRow(row=table.row_locs[i], path=path, kind=kinds[i],
-                             period=row_period or section_period or title_period))
+                             period=row_period or section_period or title_period,
+                             headings=len(sections[i])))
     ri: list[int] = []
     ci: list[int] = []
     texts: list[str] = []

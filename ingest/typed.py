@@ -31,7 +31,7 @@ from ingest.schema import (
     is_empty,
     scale_of_title,
 )
-from ingest.sections import heading_label, row_sections
+from ingest.sections import heading_label, is_statistic_label, row_sections
 from ingest.timekeys import TimeKey, parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
@@ -355,8 +355,13 @@ def _with_sections(typed: TypedTable, raw: RawTable, table: RawTable) -> TypedTa
 
 def _statistic_rows(typed: TypedTable, table: RawTable) -> TypedTable:
     """Rows of a period column whose label is no period ("No. Obs", "Mean" under a monthly
-    series) are named by their label: their figures are statistics of the series, not of a
-    period, and "282" is the number of observations, not the CPI of some month."""
+    series, a "Total" line) are named by their label and dated by no period: their figures are
+    not of a period, and "282" is the number of observations, not the CPI of some month.
+
+    The rows that name a statistic of the series (`ingest.sections.is_statistic_label`: the
+    table model's `metadata` rows) are also flagged `__meta`: the store keeps them out of the
+    SQL route's typed table, so that max(cpi) is a month's CPI and avg(cpi) the mean of the
+    months, not of the months and their own count. Their claims stay, named by their label."""
     schema = typed.schema
     if not schema.columns or schema.time_column != schema.columns[0].name or \
             schema.entity_columns or "__time_key" not in typed.frame:
@@ -371,10 +376,17 @@ def _statistic_rows(typed: TypedTable, table: RawTable) -> TypedTable:
 
     typed.frame["__entity"] = labels.where(named, typed.frame["__entity"])
     rows = [f"{table.row_locs[i]} ({labels[i]!r})" for i in named[named].index[:5]]
-    return replace(typed, notes=(*typed.notes, (
+    notes = [(
         f"row(s) {', '.join(rows)}{', ...' if named.sum() > 5 else ''}: not periods of the "
-        f"series in column {schema.columns[0].header!r} (its statistics, a bucket or an "
-        f"adjustment) — their claims are named by their label and dated by no period")))
+        f"series in column {schema.columns[0].header!r} (its statistics or a total) — their "
+        f"claims are named by their label and dated by no period")]
+    meta = named & labels.map(lambda x: x is not None and is_statistic_label(x)).astype(bool)
+    if meta.any():
+        typed.frame["__meta"] = meta
+        shown = ", ".join(repr(labels[i]) for i in meta[meta].index[:5])
+        notes.append(f"row(s) {shown}{', ...' if meta.sum() > 5 else ''}: statistics of the "
+                     f"series, kept out of the SQL table {typed.name!r} (their claims remain)")
+    return replace(typed, notes=(*typed.notes, *notes))
 
 
 def _period_label_column(table: RawTable, schema: TableSchema) -> TableSchema:

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from ingest.modelclaims import own_column, own_name
 from ingest.timekeys import TimeKey, parse_time_key
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -358,21 +359,36 @@ def _build(con) -> Catalog:  # noqa: ANN001
     ids: dict[str, str] = {}
     entity_attrs: dict[str, set[str]] = defaultdict(set)
     id_cols = {(t.name, t.id_col) for t in tables.values() if t.id_col}
-    for ent, attr, table, kind in con.execute(
-            "SELECT DISTINCT entity, attribute, coalesce(table_name, ''), kind FROM claims "
+    # A cell claim names its row by the headings over it and its column by the captions over
+    # it ("Current, Cash"; "United States, Total": `ingest.modelclaims`); a question may name
+    # the row or column by its own label alone, so each is also found by that (the locator's
+    # section and column say which part is the label).
+    for ent, attr, table, kind, header, section in con.execute(
+            "SELECT DISTINCT entity, attribute, coalesce(table_name, ''), kind, "
+            "CASE WHEN kind = 'cell' AND strpos(attribute, ', ') > 0 "
+            "THEN json_extract_string(locator, '$.column') END, "
+            "CASE WHEN kind = 'cell' AND strpos(entity, ', ') > 0 "
+            "AND strpos(locator, '\"section\"') > 0 "
+            "THEN json_extract_string(locator, '$.section') END FROM claims "
             "WHERE NOT superseded AND entity IS NOT NULL").fetchall():
         attr_key = norm(_strip_agg(attr or "")) if kind == "aggregate" else norm(attr or "")
         if attr_key:
             attributes[attr_key].add(attr)
             attr_tables[attr_key].add(table)
-        ne = norm(ent)
-        if attr_key:
-            entity_attrs[ne].add(attr_key)
-        if kind == "cell" and table in tables and (table, tables[table].id_col) in id_cols:
-            ids[ent.lower()] = ent
-            continue
-        if ent not in entities[ne]:
-            entities[ne].append(ent)
+            if header and (own := norm(own_column(attr, header))) != attr_key:
+                attributes[own].add(attr)
+                attr_tables[own].add(table)
+        for name in dict.fromkeys((ent, own_name(ent, section) if section else ent)):
+            ne = norm(name)
+            if attr_key:
+                entity_attrs[ne].add(attr_key)
+            if kind == "cell" and table in tables and (table, tables[table].id_col) in id_cols:
+                if name == ent:
+                    ids[name.lower()] = ent
+                else:  # the row's own label: found, never in place of a full name
+                    ids.setdefault(name.lower(), ent)
+            elif ent not in entities[ne]:
+                entities[ne].append(ent)
     for ne in entities:
         vocab.update(ne.split())
     for a in attributes:

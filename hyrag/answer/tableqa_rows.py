@@ -19,6 +19,7 @@ from hyrag.answer import tableqa_read as read
 from hyrag.answer.catalog import per_view
 from hyrag.answer.tableqa_scale import cell_scale, per_unit
 from ingest.captions import title_year
+from ingest.modelclaims import own_column, own_name
 
 STOP = {"the", "a", "an", "of", "in", "for", "and", "to", "on", "by", "at", "as", "is", "was",
          "were", "what", "which", "how", "much", "many", "did", "does", "do", "be", "been",
@@ -186,6 +187,13 @@ def _read_numeric(con) -> list[dict]:  # noqa: ANN001
     out = []
     for r in cur.fetchall():
         c = dict(zip(names, r, strict=True))
+        if c["entity"] and '"section"' in (c["locator"] or ""):
+            # the readers read a line by its own label, its section apart (`heading`): the
+            # claim's entity names the row by both ("Current, Cash")
+            c["entity"] = own_name(c["entity"], heading(c))
+        if c["attribute"] and ", " in c["attribute"]:
+            # and a column by its own header, as the locator names it, its captions apart
+            c["attribute"] = own_column(c["attribute"], column_header(c))
         c["table_subject"] = subj.get(c["table_name"], "")
         c["table_title"] = titles.get(c["table_name"], "")
         out.append(c)

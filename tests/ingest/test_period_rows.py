@@ -45,5 +45,6 @@ def test_year_rows_under_an_empty_corner_date_their_figures(kb, tmp_path: Path) 
                  "2020,1380,912,38\n", encoding="utf-8")
     kb.ingest(p)
     c = claims(kb, "starts.csv")
-    assert c["B4"][1:] == ("Total", "2020", 1380.0)
+    # the spanning caption is a level of every column's name: "Total" of what is said
+    assert c["B4"][1:] == ("United States, Total", "2020", 1380.0)
     assert not any(v[1] == "column_1" for v in c.values())  # no year read as a measure
