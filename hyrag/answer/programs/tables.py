@@ -18,6 +18,9 @@ from hyrag.answer.programs.link import TableIndex, index
 if TYPE_CHECKING:
     import duckdb
 
+# tables with more non-empty cells than this are left to the SQL route: a program reads a
+# report or a list a person could read, and a 100,000-row table costs seconds to load
+PROGRAM_MAX_CELLS = 200_000
 # views kept at once (a server answering several subjects keeps each one's models)
 MAX_VIEWS = 8
 _CACHE: OrderedDict[tuple, dict[str, TableIndex]] = OrderedDict()
@@ -34,13 +37,8 @@ def tables(con: duckdb.DuckDBPyConnection) -> dict[str, TableIndex]:
         if got is not None:
             _CACHE.move_to_end(key)
             return got
-    names = [r[0] for r in con.cursor().execute(
-        "SELECT table_name FROM kb_tables ORDER BY table_name").fetchall()]
-    out: dict[str, TableIndex] = {}
-    for name in names:
-        model = tablecells.load(con.cursor(), name)
-        if model is not None and model.arrays.row:
-            out[name] = index(model)
+    models = tablecells.load_all(con.cursor(), max_cells=PROGRAM_MAX_CELLS)
+    out = {name: index(m) for name, m in sorted(models.items()) if m.arrays.row}
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > MAX_VIEWS:
