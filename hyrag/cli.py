@@ -131,7 +131,7 @@ def _open_searching(args: argparse.Namespace, **kw: object):  # noqa: ANN202
 
     kb = _open(args, read_only=True, **kw)
     try:
-        pending = kb.horizon.vectors.pending()
+        pending = kb.pending_vectors()
     except BaseException:
         kb.close()
         raise

@@ -276,6 +276,16 @@ class KnowledgeBase:
             self._horizon = Horizon(self.store, self.path, self.settings)
         return self._horizon
 
+    def pending_vectors(self) -> list[str]:
+        """Current sources whose vectors are not written yet (the next search writes them).
+        Read from the sidecar list without building the Horizon: a process that asks this and
+        then answers structurally never imports the retrieval stack or a vector backend."""
+        if self._horizon is not None:
+            return self._horizon.vectors.pending()
+        from hyrag.index.sidecar import pending_sources, side_folder
+
+        return pending_sources(self.store.con, side_folder(self.path))
+
     def _index_vectors(self, report: IngestReport) -> IngestReport:
         """After the DuckDB transaction committed: write the new source's vectors. A failure
         leaves the source un-indexed (retried by the next ingest or search), never lost."""

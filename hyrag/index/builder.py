@@ -31,11 +31,11 @@ from pathlib import Path
 import numpy as np
 
 from hyrag.embed import Embedder
-from hyrag.index import VectorBatch, VectorIndex, open_index
+from hyrag.index import VectorBatch, VectorIndex, open_index, resolve_backend
 from hyrag.index.ann import AnnSettings
+from hyrag.index.sidecar import INDEXED_FILE, pending_sources, read_indexed, side_folder
 from hyrag.retrieve.summaries import RowCells, describe, kmeans, n_clusters, summary_id
 
-INDEXED_FILE = "indexed.json"
 SUMMARIES_FILE = "summaries.json"
 
 
@@ -71,21 +71,53 @@ class VectorStore:
         self.folder = Path(folder)
         self.con = con
         self.embedder = embedder
-        self.rows: VectorIndex = open_index(self.folder, "rows", backend, ann)
-        self.claims: VectorIndex = open_index(self.folder, "claims", backend, ann)
-        self.side = self.folder / ("lance" if backend != "numpy" else "vectors")
+        self.backend, self.ann = backend, ann
+        # The two indices are opened at their first use, not here: opening LanceDB imports it
+        # (1.5-3 s of a fresh process on a 2-core machine), and most processes that hold a
+        # VectorStore only ask which sources are `pending()` (the sidecar JSON below) or answer
+        # structurally and never search by vector (issue 20).
+        self._row_ix: VectorIndex | None = None
+        self._claim_ix: VectorIndex | None = None
+        self.side = side_folder(self.folder, backend)
         self.side.mkdir(parents=True, exist_ok=True)
         self.summaries: dict[str, dict] = self._read(SUMMARIES_FILE, {})
-        if getattr(self.rows, "stale", False) or getattr(self.claims, "stale", False):
+        # Test hook: called with a step name; raising simulates a vector-store failure.
+        self.fail_hook = None
+        if resolve_backend(backend) == "numpy":
+            # NumPy files are cheap to open, and one that can only be read by unpickling must
+            # be found before `pending()` is asked (it makes every source pending again)
+            self._open()
+
+    @property
+    def rows(self) -> VectorIndex:
+        """The row index (rows and cluster summaries), opened on first use."""
+        if self._row_ix is None:
+            self._open()
+        return self._row_ix  # type: ignore[return-value]
+
+    @property
+    def claims(self) -> VectorIndex:
+        """The text-claim index, opened on first use."""
+        if self._claim_ix is None:
+            self._open()
+        return self._claim_ix  # type: ignore[return-value]
+
+    @property
+    def opened(self) -> bool:
+        """Whether the vector indices were opened (their backend imported) in this process."""
+        return self._row_ix is not None
+
+    def _open(self) -> None:
+        self._row_ix = open_index(self.folder, "rows", self.backend, self.ann)
+        self._claim_ix = open_index(self.folder, "claims", self.backend, self.ann)
+        if getattr(self._row_ix, "stale", False) or getattr(self._claim_ix, "stale", False):
             # a vectors file that could not be read without unpickling (hyrag.index.numpy_index):
             # start both indices empty and re-embed every source, so rows and claims agree
-            for ix in (self.rows, self.claims):
+            for ix in (self._row_ix, self._claim_ix):
                 ix.reset()
             self.summaries = {}
             self._write(SUMMARIES_FILE, {})
             self._write(INDEXED_FILE, [])
-        # Test hook: called with a step name; raising simulates a vector-store failure.
-        self.fail_hook = None
 
     # -- sidecar files -----------------------------------------------------------------------
     def _read(self, name: str, default):  # noqa: ANN001, ANN202
@@ -99,17 +131,10 @@ class VectorStore:
         tmp.replace(p)
 
     def indexed(self) -> set[str]:
-        return set(self._read(INDEXED_FILE, []))
+        return read_indexed(self.side)
 
     def pending(self) -> list[str]:
-        cur = [
-            r[0]
-            for r in self.con.execute(
-                "SELECT source_id FROM sources WHERE status = 'current' ORDER BY ingested_at"
-            ).fetchall()
-        ]
-        done = self.indexed()
-        return [s for s in cur if s not in done]
+        return pending_sources(self.con, self.side)
 
     # -- sync --------------------------------------------------------------------------------
     def sync(self) -> SyncReport:

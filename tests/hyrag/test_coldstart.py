@@ -59,6 +59,50 @@ def test_hyrag_sql_loads_neither_answer_engine_nor_embedding_runtime(tmp_path):
     assert got == {"rc": 0, "loaded": []}
 
 
+# what a question answered from the claims (no vector search, no SQL) must not import
+STRUCTURAL_UNUSED = ("lancedb", "pyarrow", "onnxruntime", "tokenizers", "pandas", "sqlglot",
+                     "numpy", "hyrag.retrieve.horizon", "hyrag.index.builder", "ecr")
+
+
+def test_a_structural_hyrag_ask_imports_no_vector_backend_sql_guard_or_numpy(tmp_path):
+    """`hyrag ask` answered from the claims in a fresh process: LanceDB (1.5-3 s to import),
+    the embedding runtime, sqlglot and NumPy stay unimported, though the knowledge base has
+    vectors written (so the CLI opens it read-only and checks for pending ones)."""
+    folder = _kb(tmp_path)
+    with hyrag.open(folder) as kb:
+        assert kb.index().indexed  # vectors written: nothing pending
+    got = _run(f"""
+        import json, sys
+        from hyrag.cli import main
+        rc = main(["ask", "--kb", sys.argv[1], "--json",
+                   "What was the headcount of Lakeside Depot in 2024?"])
+        print()
+        print(json.dumps({{"rc": rc, "loaded": {_loaded(STRUCTURAL_UNUSED)}}}))
+    """, str(folder))
+    assert got == {"rc": 0, "loaded": []}
+
+
+def test_the_vector_indices_open_at_the_first_vector_search_only(tmp_path):
+    """The knowledge base's VectorStore opens LanceDB when a vector strategy runs, not when
+    it is made or asked which sources are pending; the search then finds the claim."""
+    folder = _kb(tmp_path)
+    with hyrag.open(folder) as kb:
+        kb.index()
+    got = _run("""
+        import json, sys
+        import hyrag
+        with hyrag.open(sys.argv[1], read_only=True) as kb:
+            pending = kb.pending_vectors()
+            vs = kb.horizon.vectors
+            before = [vs.opened, "lancedb" in sys.modules]
+            hits = kb.search("Lakeside Depot headcount", k=3)
+            print(json.dumps({"pending": pending, "before": before, "after": vs.opened,
+                              "top": hits.claims[0].text if hits.claims else None}))
+    """, str(folder))
+    assert got["pending"] == [] and got["before"] == [False, False] and got["after"]
+    assert "Lakeside Depot" in got["top"]
+
+
 _ASK = """
     import json, sys
     import hyrag
