@@ -299,10 +299,12 @@ class KnowledgeBase:
             return replace(report, notes=report.notes + notes)
         return report
 
-    def index(self):  # noqa: ANN201 - hyrag.index.builder.SyncReport
+    def index(self, progress: Callable[[int, int, str], None] | None = None):  # noqa: ANN201
         """Write the vectors of every source not yet indexed and drop those of superseded
-        versions. Idempotent; a failed source stays pending and is retried next time."""
-        return self.horizon.sync()
+        versions. Idempotent; a failed source stays pending and is retried next time.
+        `progress(done, total, step)` is told each step as it starts (sources, tables
+        embedded, the approximate index). Returns a `hyrag.index.builder.SyncReport`."""
+        return self.horizon.sync(progress)
 
     def search(self, question: str, k: int = 10, *, allowed_sources: set[str] | None = None,
                strategies: list[str] | None = None, expand: bool | None = None):  # noqa: ANN201

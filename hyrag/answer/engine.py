@@ -137,7 +137,10 @@ class AnswerEngine:
         from hyrag.answer import readers
 
         # the table and prose readers, in their order of precedence (answer/readers.py)
-        reading = readers.read(question, reader.con, parsed=parsed, direct=direct,
+        from hyrag.answer.scope import readers_con
+
+        # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
+        reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                facts=commitments.facts)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:

@@ -25,6 +25,7 @@ import json
 import math
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +38,8 @@ from hyrag.index.sidecar import INDEXED_FILE, pending_sources, read_indexed, sid
 from hyrag.retrieve.summaries import RowCells, describe, kmeans, n_clusters, summary_id
 
 SUMMARIES_FILE = "summaries.json"
+# (sources done, sources in all, the step starting): what `sync` tells a progress display
+Progress = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -137,8 +140,10 @@ class VectorStore:
         return pending_sources(self.con, self.side)
 
     # -- sync --------------------------------------------------------------------------------
-    def sync(self) -> SyncReport:
-        """Index every current, un-indexed source; drop vectors of non-current ones."""
+    def sync(self, progress: Progress | None = None) -> SyncReport:
+        """Index every current, un-indexed source; drop vectors of non-current ones.
+        `progress(done, total, step)` is told each source's steps as they start (embedding a
+        100,000-row table takes minutes: `hyrag ingest` and `hyrag index` show it)."""
         rep = SyncReport()
         current = {
             r[0]
@@ -158,9 +163,17 @@ class VectorStore:
             done -= set(stale)
             self._write(INDEXED_FILE, sorted(done))
             rep.removed = stale
-        for sid in self.pending():
+        todo = self.pending()
+        for k, sid in enumerate(todo):
+            step = None
+            if progress is not None:
+                name = self._source_name(sid)
+                progress(k, len(todo), name)
+
+                def step(what: str, k: int = k, name: str = name) -> None:
+                    progress(k, len(todo), f"{name}: {what}")
             try:
-                rep.vectors += self.index_source(sid)
+                rep.vectors += self.index_source(sid, step)
             except Exception as e:  # stays pending; the next sync retries it
                 rep.failed[sid] = f"{type(e).__name__}: {e}"
                 continue
@@ -169,17 +182,27 @@ class VectorStore:
             rep.indexed.append(sid)
         if rep.indexed or rep.removed:
             for name, ix in (("rows", self.rows), ("claims", self.claims)):
+                if progress is not None:
+                    progress(len(todo), len(todo) + 1, f"approximate index of {name}")
                 did = ix.maintain()  # the ANN index, once a table is large (hyrag.index.ann)
                 if did:
                     rep.ann[name] = did
+        if progress is not None and (todo or rep.ann):
+            progress(len(todo), len(todo), "")  # the display's last line
         return rep
+
+    def _source_name(self, source_id: str) -> str:
+        row = self.con.execute("SELECT name FROM sources WHERE source_id = ?",
+                               [source_id]).fetchone()
+        return str(row[0]) if row and row[0] else source_id
 
     def _hook(self, step: str) -> None:
         if self.fail_hook is not None:
             self.fail_hook(step)
 
-    def index_source(self, source_id: str) -> int:
-        """(Re)write every vector of one source version; returns how many."""
+    def index_source(self, source_id: str, step: Callable[[str], None] | None = None) -> int:
+        """(Re)write every vector of one source version; returns how many. `step(what)` is
+        told each long step as it starts."""
         self.rows.delete_sources([source_id])  # a failed earlier attempt may have left some
         self.claims.delete_sources([source_id])
         info = self.embedder.info
@@ -190,6 +213,8 @@ class VectorStore:
             by_table[table].append((item, text, rc))
         for table, members in sorted(by_table.items()):
             texts = [t for _, t, _ in members]
+            if step is not None:
+                step(f"embedding {len(texts):,} rows of {table}")
             vecs = self.embedder.embed(texts)
             oks = [m[2].order_key for m in members]
             oks = [math.nan if o is None else float(o) for o in oks]
@@ -215,6 +240,8 @@ class VectorStore:
         ).fetchall()
         if texts:
             uniq = sorted({t for _, t, _ in texts})
+            if step is not None:
+                step(f"embedding {len(uniq):,} text claims")
             vec_of = dict(zip(uniq, self.embedder.embed(uniq), strict=True))
             oks = [math.nan if o is None else float(o) for _, _, o in texts]
             self._hook("claims")

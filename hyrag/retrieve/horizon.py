@@ -82,11 +82,12 @@ class Horizon:
             )
         return self._vectors
 
-    def sync(self) -> SyncReport:
-        """Bring the vectors in step with DuckDB (new sources in, superseded ones out)."""
+    def sync(self, progress=None) -> SyncReport:  # noqa: ANN001 - builder.Progress
+        """Bring the vectors in step with DuckDB (new sources in, superseded ones out);
+        `progress` as `VectorStore.sync` takes it."""
         if getattr(self.store, "read_only", False):
             return SyncReport()
-        return self.vectors.sync()
+        return self.vectors.sync(progress)
 
     def _sync_if_changed(self) -> None:
         """`sync` before a search only when the store changed since the last one (or a source
