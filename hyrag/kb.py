@@ -280,8 +280,12 @@ class KnowledgeBase:
         """Current sources whose vectors are not written yet (the next search writes them).
         Read from the sidecar list without building the Horizon: a process that asks this and
         then answers structurally never imports the retrieval stack or a vector backend."""
-        if self._horizon is not None:
-            return self._horizon.vectors.pending()
+        from hyrag.index import resolve_backend
+
+        if self._horizon is not None or resolve_backend("auto") == "numpy":
+            # NumPy files are cheap to open, and one that can only be read by unpickling
+            # makes every source pending again (found when the indices are opened)
+            return self.horizon.vectors.pending()
         from hyrag.index.sidecar import pending_sources, side_folder
 
         return pending_sources(self.store.con, side_folder(self.path))
