@@ -131,7 +131,7 @@ def _open_searching(args: argparse.Namespace, **kw: object):  # noqa: ANN202
 
     kb = _open(args, read_only=True, **kw)
     try:
-        pending = kb.horizon.vectors.pending()
+        pending = kb.pending_vectors()
     except BaseException:
         kb.close()
         raise
@@ -155,7 +155,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             tenant=args.tenant,
             classification=args.classification,
         )
-        vec = kb.index() if not args.no_vectors else None
+        vec = None if args.no_vectors else kb.index(
+            progress=None if args.json else _progress)
     if args.json:
         _print_json(
             {"reports": [r.to_dict() for r in reports], "errors": [str(e) for e in errors]}
@@ -176,6 +177,31 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 print(f"vectors pending for {sid} (retried at the next ingest or search): {why}",
                       file=sys.stderr)
     return 1 if errors else 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Write the vectors `hyrag ingest --no-vectors` left out (and drop superseded ones): a
+    large load is ingested first, at DuckDB speed, and embedded once at the end."""
+    with _open(args) as kb:
+        pending = kb.pending_vectors()
+        rep = kb.index(progress=None if args.json else _progress)
+        label = kb.horizon.embedder.info.label() if (rep.indexed or rep.failed) else ""
+    if args.json:
+        _print_json({"pending": len(pending), "indexed": rep.indexed, "removed": rep.removed,
+                     "vectors": rep.vectors, "failed": rep.failed, "ann": rep.ann})
+        return 1 if rep.failed else 0
+    if not (rep.indexed or rep.removed or rep.failed):
+        print("vectors: up to date (no source waiting for its vectors)")
+    if rep.indexed:
+        print(f"vectors: {rep.vectors} written for {len(rep.indexed)} source(s) ({label})")
+    if rep.removed:
+        print(f"vectors: dropped those of {len(rep.removed)} superseded source version(s)")
+    for name, did in rep.ann.items():
+        print(f"approximate index of {name}: {did}")
+    for sid, why in rep.failed.items():
+        print(f"vectors pending for {sid} (retried by the next index or search): {why}",
+              file=sys.stderr)
+    return 1 if rep.failed else 0
 
 
 def cmd_schema_suggestions(args: argparse.Namespace) -> int:
@@ -396,6 +422,11 @@ def build_parser(*, benches: bool = True) -> argparse.ArgumentParser:
                     choices=["public", "internal", "confidential", "restricted"])
     common(sp)
     sp.set_defaults(func=cmd_ingest)
+
+    sp = sub.add_parser("index", help="write the vectors of sources ingested with "
+                        "--no-vectors (a progress display on a terminal)")
+    common(sp)
+    sp.set_defaults(func=cmd_index)
 
     sp = sub.add_parser("schema", help="show the inferred schemas and the adjustments made")
     sp.add_argument("--table", default=None)

@@ -276,6 +276,20 @@ class KnowledgeBase:
             self._horizon = Horizon(self.store, self.path, self.settings)
         return self._horizon
 
+    def pending_vectors(self) -> list[str]:
+        """Current sources whose vectors are not written yet (the next search writes them).
+        Read from the sidecar list without building the Horizon: a process that asks this and
+        then answers structurally never imports the retrieval stack or a vector backend."""
+        from hyrag.index import resolve_backend
+
+        if self._horizon is not None or resolve_backend("auto") == "numpy":
+            # NumPy files are cheap to open, and one that can only be read by unpickling
+            # makes every source pending again (found when the indices are opened)
+            return self.horizon.vectors.pending()
+        from hyrag.index.sidecar import pending_sources, side_folder
+
+        return pending_sources(self.store.con, side_folder(self.path))
+
     def _index_vectors(self, report: IngestReport) -> IngestReport:
         """After the DuckDB transaction committed: write the new source's vectors. A failure
         leaves the source un-indexed (retried by the next ingest or search), never lost."""
@@ -289,10 +303,12 @@ class KnowledgeBase:
             return replace(report, notes=report.notes + notes)
         return report
 
-    def index(self):  # noqa: ANN201 - hyrag.index.builder.SyncReport
+    def index(self, progress: Callable[[int, int, str], None] | None = None):  # noqa: ANN201
         """Write the vectors of every source not yet indexed and drop those of superseded
-        versions. Idempotent; a failed source stays pending and is retried next time."""
-        return self.horizon.sync()
+        versions. Idempotent; a failed source stays pending and is retried next time.
+        `progress(done, total, step)` is told each step as it starts (sources, tables
+        embedded, the approximate index). Returns a `hyrag.index.builder.SyncReport`."""
+        return self.horizon.sync(progress)
 
     def search(self, question: str, k: int = 10, *, allowed_sources: set[str] | None = None,
                strategies: list[str] | None = None, expand: bool | None = None):  # noqa: ANN201

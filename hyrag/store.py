@@ -306,7 +306,7 @@ class Store:
     # -- lifecycle -------------------------------------------------------------------------
     def harden(self) -> None:
         """No file, network or extension access from here on, and nobody can turn it back on."""
-        from hyrag.sql.execute import harden_connection
+        from hyrag.sql.harden import harden_connection
 
         # Inside a Jupyter kernel without ipywidgets DuckDB refuses to touch this setting at all
         # (even to turn it off); there the bar is off already.

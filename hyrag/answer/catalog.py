@@ -117,7 +117,9 @@ class Catalog:
     attributes: dict[str, set[str]]  # norm(attribute) -> {attribute spellings}
     attr_tables: dict[str, set[str]]  # norm(attribute) -> tables ("" for prose) holding it
     ids: dict[str, str]  # lower-case id value -> id as stored (E1005, SKU-100-W)
-    entity_attrs: dict[str, set[str]]  # norm(entity) -> norm(attributes) its claims carry
+    # norm(entity) -> norm(attributes) its claims carry (read-only: a catalog read back from
+    # the folder shares one frozenset among the entities carrying the same attributes)
+    entity_attrs: dict[str, set[str]]
     latest: TimeKey | None
     vocab: Counter = field(default_factory=Counter)
     _deletes: dict[str, set[str]] = field(default_factory=dict)
@@ -268,11 +270,26 @@ def encode_catalog(cat: Catalog) -> dict:
         "attributes": {k: sorted(v) for k, v in cat.attributes.items()},
         "attr_tables": {k: sorted(v) for k, v in cat.attr_tables.items()},
         "ids": cat.ids,
-        "entity_attrs": {k: sorted(v) for k, v in cat.entity_attrs.items()},
+        "entity_attrs": _shared_sets(cat.entity_attrs),
         "latest": _tk(cat.latest),
         "vocab": dict(cat.vocab),
         "deletes": {k: sorted(v) for k, v in cat._deletes.items()},
     }
+
+
+def _shared_sets(by_key: dict[str, set[str]]) -> dict:
+    """{key: set} as its distinct sets and each key's index into them. Entities of one table
+    carry the same attributes: at 1.1 M claims, 100,000 order ids each listed the same eleven
+    attribute names (14 of the file's 16 MB, ~1 s of a fresh process reading it back)."""
+    sets: dict[tuple[str, ...], int] = {}
+    index = {k: sets.setdefault(tuple(sorted(v)), len(sets)) for k, v in by_key.items()}
+    return {"sets": [list(x) for x in sets], "index": index}
+
+
+def _unshare_sets(doc: dict) -> dict[str, frozenset[str]]:
+    """`_shared_sets`' inverse: one frozenset object per distinct set (read-only, shared)."""
+    sets = [frozenset(x) for x in doc["sets"]]
+    return {k: sets[i] for k, i in doc["index"].items()}
 
 
 def decode_catalog(doc: dict) -> Catalog | None:
@@ -291,12 +308,12 @@ def decode_catalog(doc: dict) -> Catalog | None:
             {k: set(v) for k, v in doc["attributes"].items()},
             {k: set(v) for k, v in doc["attr_tables"].items()},
             dict(doc["ids"]),
-            {k: set(v) for k, v in doc["entity_attrs"].items()},
+            _unshare_sets(doc["entity_attrs"]),
             _untk(doc["latest"]),
             Counter(doc["vocab"]),
         )
         cat._deletes = {k: set(v) for k, v in doc["deletes"].items()}
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return None
     return cat
 

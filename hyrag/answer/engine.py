@@ -23,7 +23,6 @@ from hyrag.answer.grounding import check
 from hyrag.answer.parser import ParsedQuestion, parse
 from hyrag.answer.router import Route, choose_route, parse_trust
 from hyrag.answer.synthesis import brief, draft, number_facts
-from hyrag.answer.text2sql import compile_query
 from hyrag.answer.tools import Operand, ToolError, cagr, difference, growth, ratio, years_between
 from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate
 
@@ -152,7 +151,10 @@ class AnswerEngine:
             if found is not None:
                 emit("program", found.program)
         if reading is None:
-            reading = readers.read(question, reader.con, parsed=parsed, direct=direct,
+            from hyrag.answer.scope import readers_con
+
+            # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
+            reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                    facts=commitments.facts)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
@@ -341,6 +343,10 @@ class AnswerEngine:
             if parsed.group_by:
                 group = next((c for c in ti.categorical if norm(c) == parsed.group_by), None)
             order, limit = (parsed.ranking or (None, None))
+            # here, not at the top: text2sql imports sqlglot (~0.1-0.3 s), which a question
+            # answered from the claims never needs (issue 20)
+            from hyrag.answer.text2sql import compile_query
+
             compiled = compile_query(cat, table, agg=agg, measure=measure, filters=filters,
                                      period=req.interval, period_key=req.period, group_by=group,
                                      order=order, limit=limit if group else None)
@@ -477,14 +483,14 @@ class AnswerEngine:
         return []
 
     def _ecr(self, question: str, route: Route, verdicts: list[Verdict], store, emit):  # noqa: ANN001, ANN202
-        import ecr
-
         conflicting = any(v.support == "conflicting" for v in verdicts)
         if route != Route.CSGR_PLUS and not conflicting:
             return None
         facts = [f for f in store.facts if f.kind != "sql"]
         if not facts:
             return None
+        import ecr  # here: it imports NumPy, and most questions never reach it (issue 20)
+
         s = self.settings
         es = ecr.ECRSettings().with_(epsilon=s.ecr_epsilon, budget=s.ecr_budget,
                                      lambda_conflict=s.ecr_lambda, p_support=s.ecr_p_support,

@@ -76,7 +76,7 @@ def tables(con) -> list[Table]:  # noqa: ANN001
 
 def _read_tables(con) -> list[Table]:  # noqa: ANN001
     by_table: dict[str, list[dict]] = {}
-    for c in map(dict, tr.numeric_cells(con)):
+    for c in map(dict, tr.untimed_numeric_cells(con)):
         if c["time_key"] not in (None, ""):
             continue  # a cell with a period is no roll-forward's
         if isinstance(layout.row(c), int):

@@ -32,6 +32,7 @@ DEFAULTS = {
     "partitions": 0,
     "queries": 200,
     "kb_rows": 0,
+    "ask_questions": 45,
 }
 
 
@@ -65,6 +66,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also build a knowledge base from an N-row x 12-column sales table "
                         "(100000 -> 1.1 M claims; hashed vectors) and time the whole kb.search "
                         "on it: cold start and p50 / p95 (slow: several minutes)")
+    p.add_argument("--ask", action="store_true",
+                   help="time kb.ask on the --kb-rows knowledge base (default 100000 rows ->"
+                        " 1.1 M claims), each first call in a fresh process, and p50 / p95 over "
+                        "a mix of lookup, aggregate and gap questions (hyrag.bench.latency_ask)")
+    p.add_argument("--kb-cache", default=None, metavar="DIR",
+                   help="with --ask: keep the generated knowledge base in DIR and reuse it "
+                        "(building it takes minutes)")
+    p.add_argument("--ask-questions", type=int, default=DEFAULTS["ask_questions"],
+                   help="with --ask: questions in the timed mix")
+    p.add_argument("--ask-timeout", type=float, default=1800.0,
+                   help="with --ask: seconds one benchmark process may take")
     p.add_argument("--out", default=None, help="write the measurements as JSON")
     p.add_argument("--limit", type=int, default=None, help="sample questions to time")
 
@@ -344,8 +356,12 @@ def run(args: argparse.Namespace) -> int:
         out["sample"] = bench_sample(args)
     if not args.skip_large:
         out["large"] = bench_large(args)
-    if args.kb_rows:
+    if args.kb_rows and not args.ask:
         out["kb"] = bench_kb(args)
+    if args.ask:
+        from hyrag.bench import latency_ask
+
+        out["ask"] = latency_ask.run(args)
     if args.out:
         Path(args.out).write_text(json.dumps(out, indent=1))
     argv = (
@@ -355,9 +371,12 @@ def run(args: argparse.Namespace) -> int:
         + ["--skip-sample"] * bool(args.skip_sample) + ["--skip-large"] * bool(args.skip_large)
         + [
             f"--{k.replace('_', '-')}={getattr(args, k)}"
-            for k in ("index_type", "nprobes", "refine", "partitions", "queries", "kb_rows")
+            for k in ("index_type", "nprobes", "refine", "partitions", "queries", "kb_rows",
+                      "ask_questions")
             if getattr(args, k) != DEFAULTS[k]
         ]
+        + ["--ask"] * bool(args.ask)
+        + ([f"--kb-cache={args.kb_cache}"] if args.kb_cache else [])
     )
     print("reproduce:", " ".join(argv))
     return 0

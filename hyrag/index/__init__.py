@@ -19,11 +19,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from hyrag.embed import EmbeddingError, EmbedInfo, check_same_model
 from hyrag.index.ann import AnnSettings
+
+# NumPy only for annotations here: `Settings` validates its ann_* fields through
+# `hyrag.index.ann`, which imports this package, in every process (issue 20).
+if TYPE_CHECKING:
+    import numpy as np
 
 INDEX_NAMES = ("rows", "claims")
 
@@ -130,15 +134,22 @@ class VectorIndex(ABC):
         self._add(batch)
 
 
+def resolve_backend(backend: str) -> str:
+    """"auto" -> "lance" when LanceDB is installed, else "numpy" (found without importing it);
+    any other name as given."""
+    if backend == "auto":
+        import importlib.util
+
+        return "lance" if importlib.util.find_spec("lancedb") else "numpy"
+    return backend
+
+
 def open_index(
     folder: str | Path, name: str, backend: str = "auto", ann: AnnSettings | None = None
 ) -> VectorIndex:
     """`backend`: "lance", "numpy" or "auto" (LanceDB when importable, else NumPy). `ann` says
     when LanceDB trains its approximate index (the NumPy backend always scans exactly)."""
-    if backend == "auto":
-        import importlib.util
-
-        backend = "lance" if importlib.util.find_spec("lancedb") else "numpy"
+    backend = resolve_backend(backend)
     if backend == "lance":
         from hyrag.index.lance import LanceIndex
 
@@ -150,4 +161,4 @@ def open_index(
     raise ValueError(f"unknown vector backend {backend!r}; valid: auto, lance, numpy")
 
 
-__all__ = ["INDEX_NAMES", "Hit", "VectorBatch", "VectorFilter", "VectorIndex", "open_index"]
+__all__ = ["INDEX_NAMES", "Hit", "VectorBatch", "VectorFilter", "VectorIndex", "open_index", "resolve_backend"]

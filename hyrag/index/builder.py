@@ -25,18 +25,21 @@ import json
 import math
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from hyrag.embed import Embedder
-from hyrag.index import VectorBatch, VectorIndex, open_index
+from hyrag.index import VectorBatch, VectorIndex, open_index, resolve_backend
 from hyrag.index.ann import AnnSettings
+from hyrag.index.sidecar import INDEXED_FILE, pending_sources, read_indexed, side_folder
 from hyrag.retrieve.summaries import RowCells, describe, kmeans, n_clusters, summary_id
 
-INDEXED_FILE = "indexed.json"
 SUMMARIES_FILE = "summaries.json"
+# (sources done, sources in all, the step starting): what `sync` tells a progress display
+Progress = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -71,21 +74,53 @@ class VectorStore:
         self.folder = Path(folder)
         self.con = con
         self.embedder = embedder
-        self.rows: VectorIndex = open_index(self.folder, "rows", backend, ann)
-        self.claims: VectorIndex = open_index(self.folder, "claims", backend, ann)
-        self.side = self.folder / ("lance" if backend != "numpy" else "vectors")
+        self.backend, self.ann = backend, ann
+        # The two indices are opened at their first use, not here: opening LanceDB imports it
+        # (1.5-3 s of a fresh process on a 2-core machine), and most processes that hold a
+        # VectorStore only ask which sources are `pending()` (the sidecar JSON below) or answer
+        # structurally and never search by vector (issue 20).
+        self._row_ix: VectorIndex | None = None
+        self._claim_ix: VectorIndex | None = None
+        self.side = side_folder(self.folder, backend)
         self.side.mkdir(parents=True, exist_ok=True)
         self.summaries: dict[str, dict] = self._read(SUMMARIES_FILE, {})
-        if getattr(self.rows, "stale", False) or getattr(self.claims, "stale", False):
+        # Test hook: called with a step name; raising simulates a vector-store failure.
+        self.fail_hook = None
+        if resolve_backend(backend) == "numpy":
+            # NumPy files are cheap to open, and one that can only be read by unpickling must
+            # be found before `pending()` is asked (it makes every source pending again)
+            self._open()
+
+    @property
+    def rows(self) -> VectorIndex:
+        """The row index (rows and cluster summaries), opened on first use."""
+        if self._row_ix is None:
+            self._open()
+        return self._row_ix  # type: ignore[return-value]
+
+    @property
+    def claims(self) -> VectorIndex:
+        """The text-claim index, opened on first use."""
+        if self._claim_ix is None:
+            self._open()
+        return self._claim_ix  # type: ignore[return-value]
+
+    @property
+    def opened(self) -> bool:
+        """Whether the vector indices were opened (their backend imported) in this process."""
+        return self._row_ix is not None
+
+    def _open(self) -> None:
+        self._row_ix = open_index(self.folder, "rows", self.backend, self.ann)
+        self._claim_ix = open_index(self.folder, "claims", self.backend, self.ann)
+        if getattr(self._row_ix, "stale", False) or getattr(self._claim_ix, "stale", False):
             # a vectors file that could not be read without unpickling (hyrag.index.numpy_index):
             # start both indices empty and re-embed every source, so rows and claims agree
-            for ix in (self.rows, self.claims):
+            for ix in (self._row_ix, self._claim_ix):
                 ix.reset()
             self.summaries = {}
             self._write(SUMMARIES_FILE, {})
             self._write(INDEXED_FILE, [])
-        # Test hook: called with a step name; raising simulates a vector-store failure.
-        self.fail_hook = None
 
     # -- sidecar files -----------------------------------------------------------------------
     def _read(self, name: str, default):  # noqa: ANN001, ANN202
@@ -99,21 +134,16 @@ class VectorStore:
         tmp.replace(p)
 
     def indexed(self) -> set[str]:
-        return set(self._read(INDEXED_FILE, []))
+        return read_indexed(self.side)
 
     def pending(self) -> list[str]:
-        cur = [
-            r[0]
-            for r in self.con.execute(
-                "SELECT source_id FROM sources WHERE status = 'current' ORDER BY ingested_at"
-            ).fetchall()
-        ]
-        done = self.indexed()
-        return [s for s in cur if s not in done]
+        return pending_sources(self.con, self.side)
 
     # -- sync --------------------------------------------------------------------------------
-    def sync(self) -> SyncReport:
-        """Index every current, un-indexed source; drop vectors of non-current ones."""
+    def sync(self, progress: Progress | None = None) -> SyncReport:
+        """Index every current, un-indexed source; drop vectors of non-current ones.
+        `progress(done, total, step)` is told each source's steps as they start (embedding a
+        100,000-row table takes minutes: `hyrag ingest` and `hyrag index` show it)."""
         rep = SyncReport()
         current = {
             r[0]
@@ -133,9 +163,17 @@ class VectorStore:
             done -= set(stale)
             self._write(INDEXED_FILE, sorted(done))
             rep.removed = stale
-        for sid in self.pending():
+        todo = self.pending()
+        for k, sid in enumerate(todo):
+            step = None
+            if progress is not None:
+                name = self._source_name(sid)
+                progress(k, len(todo), name)
+
+                def step(what: str, k: int = k, name: str = name) -> None:
+                    progress(k, len(todo), f"{name}: {what}")
             try:
-                rep.vectors += self.index_source(sid)
+                rep.vectors += self.index_source(sid, step)
             except Exception as e:  # stays pending; the next sync retries it
                 rep.failed[sid] = f"{type(e).__name__}: {e}"
                 continue
@@ -144,17 +182,27 @@ class VectorStore:
             rep.indexed.append(sid)
         if rep.indexed or rep.removed:
             for name, ix in (("rows", self.rows), ("claims", self.claims)):
+                if progress is not None:
+                    progress(len(todo), len(todo) + 1, f"approximate index of {name}")
                 did = ix.maintain()  # the ANN index, once a table is large (hyrag.index.ann)
                 if did:
                     rep.ann[name] = did
+        if progress is not None and (todo or rep.ann):
+            progress(len(todo), len(todo), "")  # the display's last line
         return rep
+
+    def _source_name(self, source_id: str) -> str:
+        row = self.con.execute("SELECT name FROM sources WHERE source_id = ?",
+                               [source_id]).fetchone()
+        return str(row[0]) if row and row[0] else source_id
 
     def _hook(self, step: str) -> None:
         if self.fail_hook is not None:
             self.fail_hook(step)
 
-    def index_source(self, source_id: str) -> int:
-        """(Re)write every vector of one source version; returns how many."""
+    def index_source(self, source_id: str, step: Callable[[str], None] | None = None) -> int:
+        """(Re)write every vector of one source version; returns how many. `step(what)` is
+        told each long step as it starts."""
         self.rows.delete_sources([source_id])  # a failed earlier attempt may have left some
         self.claims.delete_sources([source_id])
         info = self.embedder.info
@@ -165,6 +213,8 @@ class VectorStore:
             by_table[table].append((item, text, rc))
         for table, members in sorted(by_table.items()):
             texts = [t for _, t, _ in members]
+            if step is not None:
+                step(f"embedding {len(texts):,} rows of {table}")
             vecs = self.embedder.embed(texts)
             oks = [m[2].order_key for m in members]
             oks = [math.nan if o is None else float(o) for o in oks]
@@ -190,6 +240,8 @@ class VectorStore:
         ).fetchall()
         if texts:
             uniq = sorted({t for _, t, _ in texts})
+            if step is not None:
+                step(f"embedding {len(uniq):,} text claims")
             vec_of = dict(zip(uniq, self.embedder.embed(uniq), strict=True))
             oks = [math.nan if o is None else float(o) for _, _, o in texts]
             self._hook("claims")

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 
 from hyrag.errors import HyragError
@@ -75,6 +74,8 @@ def parse_policy(text: str, origin: str = "<policy>") -> Policy:
     def fail(msg: str, line: int | None = None) -> PolicyError:
         where = f"{origin}" + (f", line {line}" if line else "")
         return PolicyError(f"{where}: {msg}")
+
+    import tomllib  # here: most knowledge bases have no policy file to parse (issue 20)
 
     try:
         data = tomllib.loads(text)

@@ -39,17 +39,12 @@ import duckdb
 
 from hyrag.errors import SqlExecutionError, SqlRejected, SqlTimeout
 from hyrag.sql.guard import REASON_PLAN, GuardedQuery, fold
-
-# Memory a DuckDB instance of a knowledge base may use in its buffer manager, and disk it may
-# spill to. DuckDB has these only per instance (not per connection or statement), and
-# `lock_configuration` freezes them, so they are set once when the store is opened and hold
-# for every statement on it: a runaway SQL-route query ends in "Out of Memory Error"
-# (SqlExecutionError) instead of growing the process without bound. Generous for ingest and
-# analytical queries over a laptop-sized knowledge base. One value DuckDB cannot bound: a single
-# scalar value (one string of `repeat`, up to DuckDB's 4 GB value limit) is allocated outside
-# the buffer manager; the deadline below still returns control to the caller on time.
-SQL_MEMORY_LIMIT = "4GB"
-SQL_TEMP_DIRECTORY_LIMIT = "8GB"
+from hyrag.sql.harden import (  # noqa: F401 - re-exported: where they lived before
+    _HARDENING,
+    SQL_MEMORY_LIMIT,
+    SQL_TEMP_DIRECTORY_LIMIT,
+    harden_connection,
+)
 
 # After the deadline the worker is interrupted; the caller waits this long for DuckDB to stop
 # before raising SqlTimeout anyway (the worker then finishes on its own and closes its cursor).
@@ -68,34 +63,6 @@ PLAN_SAFE_LEAVES: frozenset[str] = frozenset({
     "DUMMY_SCAN", "COLUMN_DATA_SCAN", "EMPTY_RESULT", "CTE_SCAN", "REC_CTE_SCAN",
     "RECURSIVE_CTE_SCAN", "DELIM_SCAN", "CHUNK_SCAN", "EXPRESSION_SCAN", "UNNEST",
 })
-
-# Applied in this order; `lock_configuration` must come last, since after it nothing can be set.
-# The extension switches are belt and braces: with external access off DuckDB cannot read an
-# extension file anyway, but autoloading is the one path that would otherwise try.
-_HARDENING: tuple[str, ...] = (
-    f"SET memory_limit = '{SQL_MEMORY_LIMIT}'",
-    f"SET max_temp_directory_size = '{SQL_TEMP_DIRECTORY_LIMIT}'",
-    "SET enable_external_access = false",
-    "SET autoinstall_known_extensions = false",
-    "SET autoload_known_extensions = false",
-    "SET allow_community_extensions = false",
-    # DuckDB's Python client resolves an unknown table name to a DataFrame variable in the
-    # caller's frames; the SQL route must only ever see the database's own tables.
-    "SET python_enable_replacements = false",
-    "SET lock_configuration = true",
-)
-
-
-def harden_connection(con: duckdb.DuckDBPyConnection) -> None:
-    """Make `con` (and every cursor made from it) unable to touch any file but its own database.
-
-    The engine opens its knowledge-base file once and hardens right away (CONTRACT.md): DuckDB
-    then refuses file and network access, extension loading and any later `SET`, even for SQL
-    that never went through the guard.
-    """
-    for statement in _HARDENING:
-        con.execute(statement)
-
 
 @dataclass(frozen=True)
 class QueryResult:
