@@ -11,7 +11,6 @@ tables through views filtered by their sources (`hyrag.policy.views.FILTERED_BY_
 from __future__ import annotations
 
 import duckdb
-import pandas as pd
 
 from ingest.tablemodel import CellArrays, ModelColumn, ModelRow, TableModel
 
@@ -23,6 +22,8 @@ def insert(con: duckdb.DuckDBPyConnection, table_name: str, source_id: str,
     """Write a table's model; returns the number of cells written (0 without a model)."""
     if model is None:
         return 0
+    import pandas as pd  # ingest only: reading a model back needs no pandas
+
     rows = pd.DataFrame({
         "table_name": table_name, "source_id": source_id,
         "row_idx": range(len(model.rows)), "row_no": [r.row for r in model.rows],

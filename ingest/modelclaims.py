@@ -36,8 +36,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from ingest.tablemodel import period_key
 
 if TYPE_CHECKING:
@@ -120,4 +118,6 @@ def _entities(typed: TypedTable, model: TableModel) -> None:
         heads = [h for h in map(heading_name, r.path[:r.headings]) if h and period_key(h) is None]
         own = len(r.path) > r.headings and name not in (None, "")
         out.append(ENTITY_SEP.join([*heads, str(name)] if own else heads) or name)
+    import pandas as pd  # at ingest only: the answer catalog imports this module for names
+
     typed.frame["__entity"] = pd.Series(out, dtype=object, index=typed.frame.index)

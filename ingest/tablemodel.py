@@ -30,8 +30,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_empty
@@ -40,6 +39,9 @@ from ingest.schema import Role, TableSchema, scale_of_title
 from ingest.sections import heading_label, is_statistic_label, is_total_label, section_paths
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
+
+if TYPE_CHECKING:  # the typed frame is handed in; reading a stored model needs no pandas
+    import pandas as pd
 
 ROW_KINDS = ("data", "heading", "total", "metadata", "notes")
 # A label column is a column of periods when at least this share of its labelled rows parse as

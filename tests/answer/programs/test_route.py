@@ -59,3 +59,16 @@ def test_the_answer_core_is_a_checked_setting() -> None:
         Settings(answer_core="oracle")
     with pytest.raises(SettingsError, match="program_min_confidence"):
         Settings(program_min_confidence=1.5)
+
+
+def test_the_program_route_reads_models_without_pandas() -> None:
+    """Reading a stored table model and ranking programs imports neither pandas nor NumPy: a
+    fresh `hyrag ask` on the program route pays for neither (issue 20)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, hyrag.answer.programs.route, hyrag.tablecells; "
+            "print(sorted(m for m in ('pandas', 'numpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
