@@ -148,6 +148,8 @@ def collect_wtq(root: Path, cache: Path, limit: int | None, jobs: int = 4) -> li
         list(pool.map(_ingest_one, todo))
     out: list[dict] = []
     for n, context in enumerate(chosen):
+        if n % 100 == 0:
+            print(f"  WTQ table {n}/{len(chosen)}, {len(out)} questions", file=sys.stderr)
         root_kb = cache / context.replace("/", "_")
         with hyrag.open(root_kb / "kb", settings=settings, read_only=True) as kb:
             for it in by_table[context]:

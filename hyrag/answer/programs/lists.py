@@ -11,7 +11,8 @@ and the column asked for is any column, text included. Every operator is one of 
   or last row (`list:first`, `list:last`); of the row after or before a named one
   (`list:next`, `list:prev`);
 - `argmax` / `argmin` over every row of a numeric column, stating another column's cell of
-  the picked row (`Program.report`; `list:rows`), or over the rows two values name
+  the picked row (`Program.report`; `list:rows`), over the rows one value names ("the last
+  year the team played in league X"; `list:rowsof`), or over the rows two values name
   ("which is deeper, A or B?"; `list:pick`);
 - `count` of the rows whose cell equals a named value (`where "=value"`), of the rows whose
   figure passes a bound (`where "<N"`), of every row (`list:count`);
@@ -108,9 +109,10 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     def column_cells(j: int) -> list[tuple[int, int]]:
         return [(i, j) for i in data if (i, j) in have]
 
-    # a row a value names: its other cells
+    # a row a value names: its other cells (the first and the last such row)
     for v in values[:MAX_VALUES]:
-        rows = list(dict.fromkeys(i for i, _ in v.cells if i in place))[:MAX_ROWS_PER_VALUE]
+        named = list(dict.fromkeys(i for i, _ in v.cells if i in place))
+        rows = list(dict.fromkeys(named[:MAX_ROWS_PER_VALUE - 1] + named[-1:]))
         vcols = {j for _, j in v.cells}
         for i in rows:
             for j in cols:
@@ -139,6 +141,19 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                                         "report_self": float(x == y)}, report=y)
         for op in ("sum", "average"):
             add(op, cells, "rows", col_feats(x, "x_"))
+    # among the rows one value names, the one with the largest / smallest figure ("the last
+    # year the team played in league X")
+    for v in values[:2]:
+        named = list(dict.fromkeys(i for i, _ in v.cells if i in place))
+        if len(named) < 2:
+            continue
+        for x in nums[:3]:
+            cells = [(i, x) for i in named if (i, x) in have]
+            for y in cols[:4]:
+                for op in ("argmax", "argmin"):
+                    add(op, cells, "rowsof", {**value_feats(v), **col_feats(x, "x_"),
+                                              **col_feats(y), "report_self": float(x == y)},
+                        report=y)
     # the rows two values name, compared in a numeric column
     for v, w in combinations(values[:MAX_VALUES], 2):
         ri = next((i for i, _ in v.cells if i in place), None)
