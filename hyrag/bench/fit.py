@@ -10,6 +10,14 @@ with `kb.ingest(path)`; each question's candidates are the route's own (`program
 A candidate is a positive when what it computes scores EM 1 under TAT-QA's conventions
 (`hyrag.bench.tatqa.score`).
 
+`--wtq DIR` adds WikiTableQuestions training questions (`data/random-split-1-train.tsv` only;
+the dev file is `hyrag bench wtq`'s to report): whole tables in an order shuffled with the
+seed, until `--wtq-limit` questions (default 3,000 of 11,321, so that a fit takes minutes);
+each table ingested once with `kb.ingest(path)` as `hyrag bench wtq` does, kept under
+`--cache`; a candidate is a positive when its answer matches the target by WTQ's denotation
+accuracy (`hyrag.bench.wtq.correct`). WTQ questions are all training questions: with `--tatqa`
+too, the held-out figure is TAT-QA's other half.
+
 The model is a listwise log-linear ranker: for each question, maximise the log of the
 probability mass on its positive candidates (softmax over its candidates), with an L2 penalty;
 Adam, full batch. The abstention threshold is then the probability above which the best
