@@ -97,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
         items = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
     if args.limit:
         items = items[: args.limit]
+    # callers that predate the answer-core options ask the reader chain with shipped weights
+    args.answer_core = getattr(args, "answer_core", "readers")
+    args.weights = getattr(args, "weights", "")
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
                         program_weights=args.weights)
     results = []
