@@ -10,6 +10,14 @@ with `kb.ingest(path)`; each question's candidates are the route's own (`program
 A candidate is a positive when what it computes scores EM 1 under TAT-QA's conventions
 (`hyrag.bench.tatqa.score`).
 
+`--wtq DIR` adds WikiTableQuestions training questions (`data/random-split-1-train.tsv` only;
+the dev file is `hyrag bench wtq`'s to report): whole tables in an order shuffled with the
+seed, until `--wtq-limit` questions (default 3,000 of 11,321, so that a fit takes minutes);
+each table ingested once with `kb.ingest(path)` as `hyrag bench wtq` does, kept under
+`--cache`; a candidate is a positive when its answer matches the target by WTQ's denotation
+accuracy (`hyrag.bench.wtq.correct`). WTQ questions are all training questions: with `--tatqa`
+too, the held-out figure is TAT-QA's other half.
+
 The model is a listwise log-linear ranker: for each question, maximise the log of the
 probability mass on its positive candidates (softmax over its candidates), with an L2 penalty;
 Adam, full batch. The abstention threshold is then the probability above which the best
@@ -26,13 +34,20 @@ import shlex
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 SEED = 19
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tatqa", required=True, help="tatqa_dataset_dev.json")
+    p.add_argument("--tatqa", default=None, help="tatqa_dataset_dev.json")
+    p.add_argument("--wtq", default=None, metavar="DIR",
+                   help="the WikiTableQuestions folder: fit on data/random-split-1-train.tsv "
+                        "too (never on the dev file; `hyrag bench wtq` reports that)")
+    p.add_argument("--wtq-limit", type=int, default=3000,
+                   help="WTQ training questions used (whole tables, in a seeded order; 0: all)")
+    p.add_argument("--jobs", type=int, default=4, help="WTQ tables ingested at once")
     p.add_argument("--train", choices=("even", "odd", "all"), default="even",
                    help="which TAT-QA documents to fit on (the others are reported)")
     p.add_argument("--cache", default=None,
@@ -91,6 +106,69 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
                             "keys": [op_key(r.candidate) for r in ranked], "y": labels})
         finally:
             kb.close()
+    return out
+
+
+def _ingest_one(job: tuple[Path, Path]) -> None:
+    """One WTQ table into its own knowledge base under the cache (`collect_wtq`)."""
+    import hyrag
+    from hyrag.settings import Settings
+
+    path, root_kb = job
+    root_kb.mkdir(parents=True, exist_ok=True)
+    with hyrag.open(root_kb / "kb", settings=Settings(answer_use_search=False)) as kb:
+        kb.ingest(path)
+    (root_kb / "done").write_text("1", encoding="utf-8")
+
+
+def collect_wtq(root: Path, cache: Path, limit: int | None, jobs: int = 4) -> list[dict]:
+    """Per WTQ training question (`data/random-split-1-train.tsv`; whole tables, in an order
+    shuffled with `SEED`, until `limit` questions): its candidates' features and labels. Each
+    table is ingested once with `kb.ingest(path)`, as `hyrag bench wtq` does, and kept under
+    `cache`; a candidate is a positive when its answer matches the target by WTQ's denotation
+    accuracy (`hyrag.bench.wtq.correct`)."""
+    import csv
+    import random
+
+    import hyrag
+    from hyrag.answer.programs.route import rank
+    from hyrag.answer.programs.score import Model, op_key
+    from hyrag.bench.wtq import _fmt, correct
+    from hyrag.settings import Settings
+
+    with open(root / "data" / "random-split-1-train.tsv", encoding="utf-8", newline="") as f:
+        items = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    by_table: dict[str, list[dict]] = {}
+    for it in items:
+        by_table.setdefault(it["context"], []).append(it)
+    order = sorted(by_table)
+    random.Random(SEED).shuffle(order)
+    zero = Model({}, 0.0, {})
+    settings = Settings(answer_use_search=False)
+    chosen, k = [], 0
+    for context in order:
+        if limit is not None and k >= limit:
+            break
+        chosen.append(context)
+        k += len(by_table[context])
+    # ingestion waits on the disk more than on a core: a few tables at once
+    todo = [(root / c, cache / c.replace("/", "_")) for c in chosen
+            if not (cache / c.replace("/", "_") / "done").exists()]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(_ingest_one, todo))
+    out: list[dict] = []
+    for n, context in enumerate(chosen):
+        if n % 100 == 0:
+            print(f"  WTQ table {n}/{len(chosen)}, {len(out)} questions", file=sys.stderr)
+        root_kb = cache / context.replace("/", "_")
+        with hyrag.open(root_kb / "kb", settings=settings, read_only=True) as kb:
+            for it in by_table[context]:
+                target = it["targetValue"].split("|")
+                ranked = rank(it["utterance"], kb.store.con, zero)
+                out.append({"doc": n, "uid": it["id"], "phi": [r.phi for r in ranked],
+                            "keys": [op_key(r.candidate) for r in ranked],
+                            "y": [int(correct([_fmt(v) for v in r.result.answer], target))
+                                  for r in ranked]})
     return out
 
 
@@ -233,7 +311,7 @@ def out_of_fold(groups: list[dict], l2: float, steps: int) -> list[tuple[dict, i
     ranked by the ranker fitted on the other. The calibrator and the threshold are fitted on
     these, not on the fitted questions' own (over-confident) rankings."""
     out: list[tuple[dict, int]] = []
-    docs = sorted({g["doc"] for g in groups})
+    docs = sorted({g["doc"] for g in groups}, key=str)
     fold = {d: k % 2 for k, d in enumerate(docs)}
     for f in (0, 1):
         train = [g for g in groups if fold[g["doc"]] != f]
@@ -254,24 +332,40 @@ def report(name: str, scored: list[tuple[float, int]], t: float) -> str:
 def run(args: argparse.Namespace) -> int:
     from hyrag.answer.programs.score import WEIGHTS_FILE, Model
 
-    docs = json.loads(Path(args.tatqa).read_text(encoding="utf-8"))
+    if not args.tatqa and not args.wtq:
+        print("hyrag: error: --tatqa FILE and/or --wtq DIR is required", file=sys.stderr)
+        return 1
     t0 = time.perf_counter()
+    groups, lists_groups = [], []
     with tempfile.TemporaryDirectory(prefix="hyrag-fit-") as tmp:
         cache = Path(args.cache) if args.cache else Path(tmp)
-        groups = collect(docs, cache, args.limit)
-    print(f"collected {len(groups)} questions in {time.perf_counter() - t0:.0f} s; "
-          f"{sum(bool(any(g['y'])) for g in groups)} have a right candidate", file=sys.stderr)
+        if args.tatqa:
+            docs = json.loads(Path(args.tatqa).read_text(encoding="utf-8"))
+            groups = collect(docs, cache, args.limit)
+        if args.wtq:
+            lists_groups = collect_wtq(Path(args.wtq), cache / "wtq", args.wtq_limit or None,
+                                       args.jobs)
+    print(f"collected {len(groups) + len(lists_groups)} questions in "
+          f"{time.perf_counter() - t0:.0f} s; "
+          f"{sum(bool(any(g['y'])) for g in groups + lists_groups)} have a right candidate",
+          file=sys.stderr)
     parity = {"even": 0, "odd": 1}.get(args.train)
     train = [g for g in groups if parity is None or g["doc"] % 2 == parity]
     held = [g for g in groups if parity is not None and g["doc"] % 2 != parity]
-    weights = fit(train, args.l2, args.steps)
-    oof = out_of_fold(train, args.l2, args.steps)
+    weights = fit(train + lists_groups, args.l2, args.steps)
+    # WTQ groups count their tables as documents: offset so the two sets never share a fold key
+    oof = out_of_fold(train + [{**g, "doc": ("wtq", g["doc"])} for g in lists_groups],
+                      args.l2, args.steps)
     cal = calibrate(oof)
     t = threshold([(_confidence(f, cal), y) for f, y in oof], args.precision)
     table = [g for g in train if g["from"] != "text"]
-    print(report(f"training ({args.train} documents), table questions", evaluate(table, weights,
-                                                                                cal), t))
-    print(report(f"training ({args.train} documents), out of fold, all questions",
+    if table:
+        print(report(f"training ({args.train} documents), table questions",
+                     evaluate(table, weights, cal), t))
+    if lists_groups:
+        print(report("training (WTQ random-split-1-train questions)",
+                     evaluate(lists_groups, weights, cal), t))
+    print(report("training, out of fold, all questions",
                  [(_confidence(f, cal), y) for f, y in oof], t))
     if held:
         other = "odd" if args.train == "even" else "even"
@@ -280,8 +374,11 @@ def run(args: argparse.Namespace) -> int:
         print(report(f"held out ({other} documents), all questions",
                      evaluate(held, weights, cal), t))
     if args.out:
-        meta = {"fitted_on": f"TAT-QA dev, {args.train} documents (the ranker on questions with "
-                             "a right candidate; the calibrator on all, out of fold)",
+        fitted = [f"TAT-QA dev, {args.train} documents (the ranker on questions with a right "
+                  "candidate; the calibrator on all, out of fold)"] if args.tatqa else []
+        if args.wtq:
+            fitted.append(f"WTQ random-split-1-train, {len(lists_groups)} questions")
+        meta = {"fitted_on": "; ".join(fitted),
                 "seed": SEED, "l2": args.l2, "steps": args.steps,
                 "precision_target": args.precision,
                 "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}

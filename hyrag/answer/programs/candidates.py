@@ -67,13 +67,15 @@ def _aggregate(per_cell: list[dict[str, float]], q: Question, years: list[int | 
 
 def enumerate_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     """Every candidate program over the table (see the module docstring)."""
+    from hyrag.answer.programs.lists import enumerate_list_programs  # it builds Candidates
+
     rows = link_rows(q, ti)
     cols = link_columns(q, ti)
+    out: list[Candidate] = enumerate_list_programs(q, ti)  # list tables (`lists`)
     if not cols:
-        return []
+        return out
     name = ti.model.name
     have = ti.cell_pos
-    out: list[Candidate] = []
     _structure(q, ti, rows, cols, out)
 
     def cell(rl: RowLink, cl: ColumnLink) -> Cell | None:

@@ -11,6 +11,8 @@ is not an answer", never as an abstention of the whole engine.
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -73,8 +75,16 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
     text = a.text[k]
     scale = a.scale[k] or ("percent" if "%" in text else "")
     col_label = next((lvl for lvl in reversed(col.path) if lvl and lvl != "None"), "")
-    return CellValue(cell, text, a.value[k], scale, a.unit[k], ti.row_labels[cell.row],
+    value = a.value[k]
+    if value is None and _PLAIN_NUMBER.fullmatch(text.strip()):
+        # a figure the schema read as a period or a name ("2004" in a year column) is still
+        # the number it shows, for a difference of years or the latest one
+        value = float(text.strip().replace(",", ""))
+    return CellValue(cell, text, value, scale, a.unit[k], ti.row_labels[cell.row],
                      col_label, col.period or row.period)
+
+
+_PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
 
 
 def run(program: Program, tables: Mapping[str, TableIndex]) -> Result:
@@ -112,7 +122,7 @@ def _eval(p: Program | Cell, tables: Mapping[str, TableIndex]
     if p.op == "count":
         return float(len(parts)), "", cells, f"count({', '.join(x[3] for x in parts)})"
     if p.op in ("argmax", "argmin"):
-        return _arg(p.op, parts, cells)
+        return _arg(p, parts, cells, tables)
     if p.op == "labels":
         one_row = len({(c.cell.table, c.cell.row) for c in cells}) == 1
         labels = list(dict.fromkeys(c.col_label if one_row else c.row_label for c in cells))
@@ -149,7 +159,10 @@ def _eval(p: Program | Cell, tables: Mapping[str, TableIndex]
 
 
 def _passes(part: tuple, where: str) -> bool:
-    """Does an operand's figure meet a condition ("<150", ">5000")?"""
+    """Does an operand's figure meet a condition ("<150", ">5000"), or its text equal the
+    value of an "=" condition?"""
+    if where[0] == "=":
+        return any(same_text(cv.text, where[1:]) for cv in part[2])
     v = part[0]
     if not isinstance(v, float):
         raise ExecutionError(f"a condition ({where}) needs figures; {part[3]} is none")
@@ -167,13 +180,34 @@ def _common_scale(parts: list, *, strict: bool = True) -> str:
     return ""
 
 
-def _arg(op: str, parts: list, cells: list[CellValue]) -> tuple[object, str, list, str]:
+def _arg(p: Program, parts: list, cells: list[CellValue], tables: Mapping[str, TableIndex]
+         ) -> tuple[object, str, list, str]:
     """The label of the largest (smallest) operand: its period (column) when all operands sit
-    in one row, else its row label."""
+    in one row, else its row label; or, with `report`, that column's cell in its row (the
+    first such operand on a tie, in operand order)."""
+    op = p.op
     if any(len(x[2]) != 1 or x[2][0].value is None for x in parts):
         raise ExecutionError(f"{op} compares single figures")
     pick = (max if op == "argmax" else min)(range(len(parts)), key=lambda i: parts[i][0])
     cv = parts[pick][2][0]
+    expr = f"{op}({', '.join(x[3] for x in parts)})"
+    if p.report >= 0:
+        got = read_cell(Cell(cv.cell.table, cv.cell.row, p.report), tables)
+        value = got.value if got.value is not None else got.text
+        return value, got.scale, [*cells, got], f"{expr} -> {got.col_label}"
     one_row = len({(x[2][0].cell.table, x[2][0].cell.row) for x in parts}) == 1
     label = cv.col_label if one_row else cv.row_label
-    return label, "", cells, f"{op}({', '.join(x[3] for x in parts)})"
+    return label, "", cells, expr
+
+
+def same_text(a: str, b: str) -> bool:
+    """Do two texts say the same value: case, accents, punctuation and articles aside (the
+    equality of an "=" condition)."""
+    return _plain(a) == _plain(b)
+
+
+def _plain(s: str) -> str:
+    s = unicodedata.normalize("NFKD", s)
+    s = "".join(ch for ch in s if not unicodedata.combining(ch)).lower()
+    s = re.sub(r"\b(?:a|an|the)\b", " ", re.sub(r"[^\w\s]", " ", s))
+    return " ".join(s.split())

@@ -39,6 +39,10 @@ CONVENTIONS = {
     "percent_of": "first / second x 100, in percent",
     "argmax": "the operand's label: its period when the operands share a row, else its row",
     "labels": "each operand's label, by the argmax rule (a table's periods, its items)",
+    "report": "argmax/argmin with `report` >= 0 state the cell of that column in the picked "
+              "operand's row (\"the nation with the most gold medals\"), not its label",
+    "where =": "`count` / `labels` with where \"=text\" keep the operands whose text equals it "
+               "(case, accents, punctuation and articles aside): rows whose cell is that value",
 }
 
 
@@ -65,13 +69,18 @@ class Program:
     op: str
     args: tuple[Cell | Program, ...]
     # a condition on the operands, for `labels` and `count` only: "<150", ">5000" keeps the
-    # operands whose figure passes ("the years in which X was less than 150")
+    # operands whose figure passes ("the years in which X was less than 150"); "=Canada" the
+    # operands whose text is that value ("how many players are from Canada")
     where: str = ""
+    # for argmax / argmin only: the column (index in `TableModel.columns`) whose cell in the
+    # picked operand's row is the answer; -1 states the operand's label (`CONVENTIONS`)
+    report: int = -1
 
     def __post_init__(self) -> None:
-        if self.where and (self.op not in ("labels", "count") or self.where[0] not in "<>"
-                           or not _is_number(self.where[1:])):
+        if self.where and (self.op not in ("labels", "count") or not _condition(self.where)):
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
+        if self.report >= 0 and self.op not in ("argmax", "argmin"):
+            raise ValueError(f"{self.op}: only argmax / argmin report another column")
         if self.op not in OPERATORS:
             raise ValueError(f"unknown operator {self.op!r}; known: {', '.join(OPERATORS)}")
         arity = OPERATORS[self.op][0]
@@ -96,6 +105,8 @@ class Program:
         d: dict[str, object] = {"op": self.op, "args": [a.to_dict() for a in self.args]}
         if self.where:
             d["where"] = self.where
+        if self.report >= 0:
+            d["report"] = self.report
         return d
 
     @staticmethod
@@ -104,13 +115,21 @@ class Program:
         args = tuple(Program.from_dict(a) if "op" in a else Cell(str(a["table"]), int(a["row"]),
                                                                  int(a["col"]))
                      for a in d["args"])
-        return Program(str(d["op"]), args, str(d.get("where", "")))
+        return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)))
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) if isinstance(a, Program) else f"{a.table}[{a.row},{a.col}]"
                           for a in self.args)
         cond = f" where {self.where}" if self.where else ""
-        return f"{self.op}({inner}{cond})"
+        shown = f" report column {self.report}" if self.report >= 0 else ""
+        return f"{self.op}({inner}{cond}{shown})"
+
+
+def _condition(where: str) -> bool:
+    """A well-formed condition: "<" or ">" and a number, or "=" and a non-empty value."""
+    if where[0] == "=":
+        return bool(where[1:].strip())
+    return where[0] in "<>" and _is_number(where[1:])
 
 
 def _is_number(s: str) -> bool:

@@ -9,13 +9,15 @@ candidates (`LINK_TOP_ROWS`, `LINK_TOP_COLUMNS`) is made here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
 
 from hyrag.answer.programs.lexicon import (
+    STOP,
     bounds,
     content,
+    tokens,
     year_of_period,
     year_of_text,
     years,
@@ -102,6 +104,10 @@ class TableIndex:
     idf: dict[str, float]
     numeric_cols: frozenset[int]
     cell_pos: dict[tuple[int, int], int]  # (row, column) -> position in the cell arrays
+    # the cell-value index (`link_cells`): each distinct cell text, lower-cased, -> where it
+    # sits; and each of its words -> the texts that hold it
+    values: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    value_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def weight(self, words: frozenset[str]) -> float:
         return sum(self.idf.get(w, 1.0) for w in words)
@@ -134,10 +140,22 @@ def index(model: TableModel) -> TableIndex:
     idf = {w: math.log(1 + n / k) for w, k in df.items()}
     a = model.arrays
     numeric = frozenset(j for j, v in zip(a.column, a.value, strict=True) if v is not None)
+    values: dict[str, list[tuple[int, int]]] = {}
+    for i, j, text in zip(a.row, a.column, a.text, strict=True):
+        t = " ".join(text.lower().split())
+        if t:
+            values.setdefault(t, []).append((i, j))
+    value_words: dict[str, list[str]] = {}
+    for t in values:
+        for w in set(tokens(t)):
+            if w not in STOP:
+                value_words.setdefault(w, []).append(t)
     return TableIndex(model, tuple(labels), tuple(sections), tuple(names_of), tuple(texts),
                       tuple(cols),
                       tuple(cyears), idf, numeric,
-                      {rc: k for k, rc in enumerate(zip(a.row, a.column, strict=True))})
+                      {rc: k for k, rc in enumerate(zip(a.row, a.column, strict=True))},
+                      {t: tuple(v) for t, v in values.items()},
+                      {w: tuple(v) for w, v in value_words.items()})
 
 
 def _figure(text: str) -> bool:
@@ -190,3 +208,48 @@ def link_columns(q: Question, ti: TableIndex) -> list[ColumnLink]:
                               y, named, pos))
     out.sort(key=lambda c: (-c.prior, c.index))
     return [replace(c, rank=k) for k, c in enumerate(out[:LINK_TOP_COLUMNS])]
+
+
+# cell texts kept as the values a question names (per table): the best few, by `CellLink.prior`
+LINK_TOP_VALUES = 6
+
+
+@dataclass(frozen=True)
+class CellLink:
+    """A cell value the question names ("Canada", "Lake Palas Tuzla", "2004"): the text, where
+    it sits (rows and columns), and how well the question says it — the share of its words
+    the question holds, whether the question holds it verbatim, a fuzzy match."""
+
+    text: str
+    cells: tuple[tuple[int, int], ...]  # (row, column) of every cell with this text
+    cover: float
+    exact: bool
+    fuzzy: float
+    position: int  # where the question names it (for the order of operands)
+    rank: int = 99
+
+    @property
+    def prior(self) -> float:
+        return self.cover + float(self.exact) + 0.5 * self.fuzzy + 0.02 * min(len(self.text), 20)
+
+
+def link_cells(q: Question, ti: TableIndex) -> list[CellLink]:
+    """The cell values the question names, best first (at most `LINK_TOP_VALUES`): any cell,
+    text or figure, whose words the question mostly holds."""
+    said = tokens(q.text)
+    have = set(said)
+    texts: set[str] = set()
+    for w in have:
+        texts.update(ti.value_words.get(w, ()))
+    out = []
+    for t in texts:
+        words = [w for w in tokens(t) if w not in STOP] or list(tokens(t))
+        cover = sum(w in have for w in words) / len(words)
+        if cover < 0.5:
+            continue
+        exact = f" {t} " in f" {q.lower.rstrip('?.! ')} "
+        fz = fuzz.partial_ratio(t, q.lower) / 100.0 if len(t) > 2 else float(exact)
+        pos = next((i for i, w in enumerate(said) if w in words), len(said))
+        out.append(CellLink(t, ti.values[t], cover, exact, fz, pos))
+    out.sort(key=lambda c: (-c.prior, c.text))
+    return [replace(c, rank=k) for k, c in enumerate(out[:LINK_TOP_VALUES])]

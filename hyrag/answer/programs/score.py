@@ -33,10 +33,9 @@ def features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
     shape, crossed with the operator — and what the operands' choice within one operator rests
     on — how the linker matched them, their order, the result (module docstring)."""
     op = c.program.op
-    cond = "bounded" if c.program.where else "plain"
     words = [t for t in tokens(q.text) if not t.replace(".", "").isdigit()]
     grams = set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
-    key = f"{op}/{cond}"
+    key = op_key(c)
     phi_op: dict[str, float] = {f"op={key}": 1.0, f"op={key}:nyears={min(len(q.years), 3)}": 1.0,
                                 f"op={key}:bounds={len(q.bounds) > 0}": 1.0}
     for w in grams:
@@ -64,8 +63,12 @@ def features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
 
 
 def op_key(c: Candidate) -> str:
-    """The operator choice a candidate belongs to (an operator, with or without a condition)."""
-    return f"{c.program.op}/{'bounded' if c.program.where else 'plain'}"
+    """The operator choice a candidate belongs to (an operator, with or without a condition;
+    a list-table candidate's kind too, `lists`: the row after a named one is another choice
+    than the named row itself)."""
+    w = c.program.where
+    key = f"{c.program.op}/{'equal' if w[:1] == '=' else 'bounded' if w else 'plain'}"
+    return key + (f"/{c.shape[5:]}" if c.shape.startswith("list:") else "")
 
 
 @dataclass(frozen=True)

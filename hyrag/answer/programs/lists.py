@@ -1,0 +1,188 @@
+"""The programs a question may mean over a *list table*: one row per entity (a player, a
+season, a lake), columns of its attributes — WikiTableQuestions' tables, as opposed to the
+report tables (line items x periods) of `candidates`.
+
+The rows such a question names are named by a cell value, not a row label ("how many players
+are from Canada?", "what year did X happen?"), so the operands come from the cell-value linker
+(`link.link_cells`) and from positions (the first and last rows, the row after a named one),
+and the column asked for is any column, text included. Every operator is one of `language`:
+
+- `lookup` of the cell of a row a value names, in a column (shape `list:value`); of the first
+  or last row (`list:first`, `list:last`); of the row after or before a named one
+  (`list:next`, `list:prev`);
+- `argmax` / `argmin` over every row of a numeric column, stating another column's cell of
+  the picked row (`Program.report`; `list:rows`), over the rows one value names ("the last
+  year the team played in league X"; `list:rowsof`), or over the rows two values name
+  ("which is deeper, A or B?"; `list:pick`);
+- `count` of the rows whose cell equals a named value (`where "=value"`), of the rows whose
+  figure passes a bound (`where "<N"`), of every row (`list:count`);
+- `difference` / `sum` of one column's cells in two named rows (`list:pair`); `sum` /
+  `average` of a column over every row (`list:rows`).
+
+As in `candidates`, enumeration is wide and the choice is the scorer's: the structural facts of
+each candidate (`Candidate.features`: link qualities, the column's header match and role, the
+question's opening words crossed with the answer column's role) are what it learns from. The
+number of candidates is bounded by the caps below (a few hundred at most per table).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from hyrag.answer.programs.candidates import Candidate
+from hyrag.answer.programs.execute import _PLAIN_NUMBER
+from hyrag.answer.programs.language import Cell, Program
+from hyrag.answer.programs.lexicon import tokens
+from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
+
+# caps that bound the candidates per table (latency): columns looked up, numeric columns
+# compared, values whose rows are read, rows per value
+MAX_COLUMNS = 8
+MAX_NUMERIC = 4
+MAX_VALUES = 4
+MAX_ROWS_PER_VALUE = 2
+# a column is numeric when at least this share of its data rows show a figure
+NUMERIC_SHARE = 0.6
+# a kind prefix of every list candidate's `shape` (`score.op_key` keys operators by it)
+PREFIX = "list:"
+ROW_KINDS = ("data", "notes", "metadata")
+
+
+def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
+    """Every list-table candidate over the table (module docstring)."""
+    model = ti.model
+    # the entity rows: a row of texts alone is one too (a list of names), a heading or a
+    # total is not
+    data = [i for i, r in enumerate(model.rows) if r.kind in ROW_KINDS]
+    if len(data) < 2:
+        return []
+    have = ti.cell_pos
+    a = model.arrays
+    name = model.name
+    place = {i: k for k, i in enumerate(data)}
+    ncols = len(model.columns)
+    # per column: how many data rows show a figure, and the header words the question says
+    filled = [0] * ncols
+    figures = [0] * ncols
+    for i, j, v, t in zip(a.row, a.column, a.value, a.text, strict=True):
+        if i in place:
+            filled[j] += 1
+            if v is not None or _PLAIN_NUMBER.fullmatch(t.strip()):
+                figures[j] += 1
+    cover = []
+    for j in range(ncols):
+        words = ti.col_words[j]
+        cover.append(ti.weight(words & q.words) / (ti.weight(words) or 1.0) if words else 0.0)
+    order = sorted((j for j in range(ncols) if filled[j]), key=lambda j: (-cover[j], j))
+    cols = order[:MAX_COLUMNS]
+    numeric = [j for j in order if figures[j] >= max(2, NUMERIC_SHARE * filled[j])]
+    nums = numeric[:MAX_NUMERIC]
+    rank = {j: k for k, j in enumerate(order)}
+    said = tokens(q.text)
+    opening = "_".join(said[:2])
+    values = [v for v in link_cells(q, ti) if any(i in place for i, _ in v.cells)]
+    out: list[Candidate] = []
+
+    def col_feats(j: int, prefix: str = "") -> dict[str, float]:
+        role = model.columns[j].role
+        return {f"{prefix}col_cov": cover[j], f"{prefix}col_best": float(rank[j] == 0),
+                f"{prefix}col_first": float(j == 0),
+                f"{prefix}col_numeric": float(j in numeric),
+                f"{prefix}role={role}": 1.0, f"{prefix}q={opening}:role={role}": 1.0,
+                f"{prefix}q={opening}:numeric={j in numeric}": 1.0}
+
+    def value_feats(v: CellLink) -> dict[str, float]:
+        rows = {i for i, _ in v.cells if i in place}
+        return {"val_cover": v.cover, "val_exact": float(v.exact), "val_fuzzy": v.fuzzy,
+                "val_best": float(v.rank == 0), "val_rows_many": float(len(rows) > 1),
+                "val_numeric": float(bool(_PLAIN_NUMBER.fullmatch(v.text))),
+                "val_len": min(len(v.text), 30) / 30.0}
+
+    def add(op: str, cells: list[tuple[int, int]], shape: str, feats: dict[str, float],
+            where: str = "", report: int = -1) -> None:
+        if not cells or any(rc not in have for rc in cells):
+            return
+        args = tuple(Cell(name, i, j) for i, j in cells)
+        feats = {**feats, "n_rows_in_table": min(len(data), 50) / 50.0}
+        out.append(Candidate(Program(op, args, where, report), PREFIX + shape, feats))
+
+    def column_cells(j: int) -> list[tuple[int, int]]:
+        return [(i, j) for i in data if (i, j) in have]
+
+    # a row a value names: its other cells (the first and the last such row)
+    for v in values[:MAX_VALUES]:
+        named = list(dict.fromkeys(i for i, _ in v.cells if i in place))
+        rows = list(dict.fromkeys(named[:MAX_ROWS_PER_VALUE - 1] + named[-1:]))
+        vcols = {j for _, j in v.cells}
+        for i in rows:
+            for j in cols:
+                if j not in vcols:
+                    add("lookup", [(i, j)], "value", {**value_feats(v), **col_feats(j)})
+            # the row after / before it
+            k = place[i]
+            for shape, step in (("next", 1), ("prev", -1)):
+                if 0 <= k + step < len(data):
+                    for j in cols[:5]:
+                        add("lookup", [(data[k + step], j)], shape,
+                            {**value_feats(v), **col_feats(j),
+                             "same_column": float(j in vcols)})
+    # the first and last rows
+    for shape, i in (("first", data[0]), ("last", data[-1])):
+        for j in cols:
+            add("lookup", [(i, j)], shape, col_feats(j))
+    # the row with the largest / smallest figure of a column, stating another column
+    for x in nums:
+        cells = column_cells(x)
+        if len(cells) < 2:
+            continue
+        for y in cols[:5]:
+            for op in ("argmax", "argmin"):
+                add(op, cells, "rows", {**col_feats(x, "x_"), **col_feats(y),
+                                        "report_self": float(x == y)}, report=y)
+        for op in ("sum", "average"):
+            add(op, cells, "rows", col_feats(x, "x_"))
+    # among the rows one value names, the one with the largest / smallest figure ("the last
+    # year the team played in league X")
+    for v in values[:2]:
+        named = list(dict.fromkeys(i for i, _ in v.cells if i in place))
+        if len(named) < 2:
+            continue
+        for x in nums[:3]:
+            cells = [(i, x) for i in named if (i, x) in have]
+            for y in cols[:4]:
+                for op in ("argmax", "argmin"):
+                    add(op, cells, "rowsof", {**value_feats(v), **col_feats(x, "x_"),
+                                              **col_feats(y), "report_self": float(x == y)},
+                        report=y)
+    # the rows two values name, compared in a numeric column
+    for v, w in combinations(values[:MAX_VALUES], 2):
+        ri = next((i for i, _ in v.cells if i in place), None)
+        rj = next((i for i, _ in w.cells if i in place and i != ri), None)
+        if ri is None or rj is None or ri == rj:
+            continue
+        vcol = v.cells[0][1]
+        both = {**_prefixed(value_feats(v), "a_"), **_prefixed(value_feats(w), "b_")}
+        for x in nums[:3]:
+            for op in ("argmax", "argmin"):
+                add(op, [(ri, x), (rj, x)], "pick", {**both, **col_feats(x, "x_")},
+                    report=vcol)
+            first, second = (ri, rj) if v.position <= w.position else (rj, ri)
+            for p, r in permutations((first, second)):
+                add("difference", [(p, x), (r, x)], "pair",
+                    {**both, **col_feats(x), "first_mentioned_first": float(p == first)})
+            add("sum", [(first, x), (second, x)], "pair", {**both, **col_feats(x)})
+    # counts: rows whose cell is a named value, rows past a bound, every row
+    for v in values[:MAX_VALUES]:
+        for j in list(dict.fromkeys(j for _, j in v.cells))[:2]:
+            add("count", column_cells(j), "count", {**value_feats(v), **col_feats(j)},
+                where="=" + v.text)
+    for b in q.bounds:
+        for x in nums[:3]:
+            add("count", column_cells(x), "count", {**col_feats(x), "bounded": 1.0}, where=b)
+    full = max(range(ncols), key=lambda j: (filled[j], -j))
+    add("count", column_cells(full), "count", {"all_rows": 1.0})
+    return out
+
+
+def _prefixed(feats: dict[str, float], prefix: str) -> dict[str, float]:
+    return {prefix + k: v for k, v in feats.items()}
