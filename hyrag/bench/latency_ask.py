@@ -120,7 +120,7 @@ def build(root: Path, rows: int) -> tuple[Path, Path, dict]:
     """The knowledge base of `rows` rows under `root` (reused when built there before)."""
     from hyrag.bench import embed_tier
     from hyrag.bench.ingest import make_table
-    from hyrag.kb import KnowledgeBase
+    from hyrag.bench.latency import ingest_and_index
     from hyrag.store import SCHEMA_VERSION
 
     folder = root / f"kb-{rows}-s{SCHEMA_VERSION}"
@@ -131,14 +131,7 @@ def build(root: Path, rows: int) -> tuple[Path, Path, dict]:
     root.mkdir(parents=True, exist_ok=True)
     with embed_tier("hashed"):
         make_table(rows).to_csv(csv, index=False)
-        t0 = time.perf_counter()
-        with KnowledgeBase(folder) as kb:
-            kb.ingest(csv)
-            ingest_s = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            rep = kb.index()
-            index_s = time.perf_counter() - t0
-            claims = kb.store.count("SELECT count(*) FROM claims WHERE NOT superseded")
+        claims, ingest_s, index_s, rep = ingest_and_index(folder, csv)
     info = {"rows": rows, "claims": claims, "ingest_s": ingest_s, "index_s": index_s,
             "ann": rep.ann}
     done.write_text(json.dumps(info))
