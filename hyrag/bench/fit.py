@@ -218,8 +218,6 @@ def fit(groups: list[dict], l2: float, steps: int):
     idx, val, cand = np.array(idx), np.array(val, dtype=float), np.array(cand)
     grp, pos = np.array(grp), np.array(pos, dtype=float)
     n_groups = len(train)
-    npos = np.bincount(grp, weights=pos, minlength=n_groups)
-    target = pos / npos[grp]
     rng = np.random.default_rng(SEED)
     w = rng.normal(0, 1e-4, len(names))
     m1, m2 = np.zeros_like(w), np.zeros_like(w)
@@ -239,7 +237,6 @@ def fit(groups: list[dict], l2: float, steps: int):
         m1 = b1 * m1 + (1 - b1) * g
         m2 = b2 * m2 + (1 - b2) * g * g
         w -= lr * (m1 / (1 - b1 ** t)) / (np.sqrt(m2 / (1 - b2 ** t)) + 1e-8)
-    del target
     inv = {j: k for k, j in names.items()}
     return {inv[j]: round(float(x), 6) for j, x in enumerate(w) if abs(x) > 1e-6}
 

@@ -74,12 +74,7 @@ def enumerate_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     out: list[Candidate] = enumerate_list_programs(q, ti)  # list tables (`lists`)
     if not cols:
         return out
-    name = ti.model.name
-    have = ti.cell_pos
     _structure(q, ti, rows, cols, out)
-
-    def cell(rl: RowLink, cl: ColumnLink) -> Cell | None:
-        return Cell(name, rl.index, cl.index) if (rl.index, cl.index) in have else None
 
     def add(op: str, pairs: list[tuple[RowLink, ColumnLink]], shape: str,
             extra: dict[str, float]) -> None:

@@ -59,9 +59,6 @@ class Cell:
         return {"table": self.table, "row": self.row, "col": self.col}
 
 
-Operand = "Cell | Program"
-
-
 @dataclass(frozen=True)
 class Program:
     """An operator applied to operands (cells or programs)."""
