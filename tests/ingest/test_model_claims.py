@@ -7,29 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-import hyrag
 from hyrag import tablecells
-from hyrag.settings import Settings
 from hyrag.store import content_id
 from ingest.modelclaims import column_name, own_column, own_name
 from ingest.sections import is_statistic_label
-
-
-@pytest.fixture()
-def kb(tmp_path: Path):
-    k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
-    yield k
-    k.close()
-
-
-def claims(kb, name: str) -> dict[str, tuple]:  # noqa: ANN001
-    """cell address -> (entity, attribute, time_key, value_num) of the file's cell claims."""
-    rows = kb.store.con.execute(
-        "SELECT cell, entity, attribute, time_key, value_num FROM claims "
-        "WHERE kind = 'cell' AND file = ?", [name]).fetchall()
-    return {r[0]: r[1:] for r in rows}
+from tests.ingest.conftest import cell_claims as claims
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -7,24 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-import hyrag
-from hyrag.settings import Settings
-
-
-@pytest.fixture()
-def kb(tmp_path: Path):
-    k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
-    yield k
-    k.close()
-
-
-def claims(kb, name: str) -> dict[str, tuple]:  # noqa: ANN001
-    rows = kb.store.con.execute(
-        "SELECT json_extract_string(locator, '$.cell'), entity, attribute, time_key, value_num "
-        "FROM claims WHERE kind = 'cell' AND file = ?", [name]).fetchall()
-    return {r[0]: r[1:] for r in rows}
+from tests.ingest.conftest import cell_claims as claims
 
 
 def test_period_rows_under_a_heading_are_that_headings(kb, tmp_path: Path) -> None:
