@@ -29,6 +29,7 @@ predictions (`out_of_fold`: two folds by document), not on the fitted questions 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shlex
 import sys
@@ -52,6 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which TAT-QA documents to fit on (the others are reported)")
     p.add_argument("--cache", default=None,
                    help="keep each document's knowledge base here (DIR/<n>/kb) between runs")
+    p.add_argument("--collected", default=None, metavar="FILE.json.gz",
+                   help="the collected candidates: read from FILE when it exists, else "
+                        "collected and written there, so fits of other halves or settings "
+                        "reuse one collection (it is only valid for the code that wrote it)")
     p.add_argument("--out", default=None,
                    help="write the fitted weights here (the package's weights.json to ship)")
     p.add_argument("--precision", type=float, default=0.92)
@@ -259,8 +264,10 @@ def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int
             out.append(({}, 0))
             continue
         p = m.probabilities(g["keys"], g["phi"])
-        b = max(range(len(p)), key=lambda i: p[i])
-        out.append((calibration_features(p, g["phi"][b], g["keys"][b]), int(g["y"][b] > 0)))
+        b, parts = m.best_first(g["keys"], g["phi"])[0]
+        chosen_first = [p[b]] + [x for i, x in enumerate(p) if i != b]
+        out.append((calibration_features(chosen_first, g["phi"][b], g["keys"][b], parts),
+                    int(g["y"][b] > 0)))
     return out
 
 
@@ -326,13 +333,7 @@ def report(name: str, scored: list[tuple[float, int]], t: float) -> str:
             f"EM {sum(ans) / max(n, 1):.3f}, answered {len(ans)}, precision {prec:.3f}")
 
 
-def run(args: argparse.Namespace) -> int:
-    from hyrag.answer.programs.score import WEIGHTS_FILE, Model
-
-    if not args.tatqa and not args.wtq:
-        print("hyrag: error: --tatqa FILE and/or --wtq DIR is required", file=sys.stderr)
-        return 1
-    t0 = time.perf_counter()
+def _collect_all(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
     groups, lists_groups = [], []
     with tempfile.TemporaryDirectory(prefix="hyrag-fit-") as tmp:
         cache = Path(args.cache) if args.cache else Path(tmp)
@@ -342,6 +343,25 @@ def run(args: argparse.Namespace) -> int:
         if args.wtq:
             lists_groups = collect_wtq(Path(args.wtq), cache / "wtq", args.wtq_limit or None,
                                        args.jobs)
+    return groups, lists_groups
+
+
+def run(args: argparse.Namespace) -> int:
+    from hyrag.answer.programs.score import WEIGHTS_FILE, Model
+
+    if not args.tatqa and not args.wtq:
+        print("hyrag: error: --tatqa FILE and/or --wtq DIR is required", file=sys.stderr)
+        return 1
+    t0 = time.perf_counter()
+    saved = Path(args.collected) if args.collected else None
+    if saved is not None and saved.exists():
+        with gzip.open(saved, "rt", encoding="utf-8") as f:
+            groups, lists_groups = json.load(f)
+    else:
+        groups, lists_groups = _collect_all(args)
+        if saved is not None:
+            with gzip.open(saved, "wt", encoding="utf-8") as f:
+                json.dump([groups, lists_groups], f)
     print(f"collected {len(groups) + len(lists_groups)} questions in "
           f"{time.perf_counter() - t0:.0f} s; "
           f"{sum(bool(any(g['y'])) for g in groups + lists_groups)} have a right candidate",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 
-from hyrag.answer.programs.language import Cell, Program
+from hyrag.answer.programs.language import ARITHMETIC, Cell, Program
 from hyrag.answer.programs.link import (
     ColumnLink,
     Question,
@@ -60,6 +60,11 @@ def _aggregate(per_cell: list[dict[str, float]], q: Question, years: list[int | 
     out["years_covered"] = len(named & ys) / len(named) if named else 0.0
     out["years_extra"] = float(len(ys - named)) if named else 0.0
     out["years_all_named"] = float(bool(named) and ys == named)
+    dated = [y for y in years if y is not None]
+    # two operands of one year ("December 31, 2018" beside "January 1, 2018"): the question
+    # names the year once, so one of them is likely not asked for
+    out["years_repeated"] = float(len(dated) - len(set(dated)))
+    out["operands_as_years_named"] = float(bool(named) and len(per_cell) == len(named))
     out["n_operands"] = float(len(per_cell))
     out["n_rows_in_table"] = min(n_rows, 50) / 50.0
     return out
@@ -94,8 +99,12 @@ def enumerate_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                 add(op, [(r, a), (r, b)], "row", order)
         for a, b in combinations(cols, 2):
             order = _order(a.period_year, b.period_year, a.position, b.position)
-            for op in ("sum", "average", "each"):
+            for op in ("sum", "average", "each", "multiply"):
                 add(op, [(r, a), (r, b)], "row", order)
+        if len(cols) >= 4:
+            for three in combinations(cols, 3):
+                for op in ("sum", "average"):
+                    add(op, [(r, c) for c in three], "row", {"some_columns": 1.0})
         named = [c for c in cols if c.period_named]
         if len(named) >= 3:
             for op in ("sum", "average", "each"):
@@ -117,8 +126,12 @@ def enumerate_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                 add(op, [(a, c), (b, c)], "column", order)
         for a, b in combinations(rows[:4], 2):
             order = _order(None, None, a.position, b.position)
-            for op in ("sum", "average", "each"):
+            for op in ("sum", "average", "each", "multiply"):
                 add(op, [(a, c), (b, c)], "column", order)
+        if len(rows) >= 4:
+            for three in combinations(rows[:4], 3):
+                for op in ("sum", "average"):
+                    add(op, [(r, c) for r in three], "column", {"some_rows": 1.0})
         if len(rows) >= 3:
             for op in ("argmax", "argmin", "sum", "each", "labels"):
                 add(op, [(r, c) for r in rows[:4]], "column", {})
@@ -137,6 +150,12 @@ def _add(q: Question, ti: TableIndex, out: list[Candidate], op: str,
     feats.update(extra)
     args = tuple(Cell(ti.model.name, r.index, c.index) for r, c in pairs)
     out.append(Candidate(Program(op, args if op != "lookup" else args[:1], where), shape, feats))
+    values = ti.model.arrays.value
+    if op in ARITHMETIC and any((values[have[r.index, c.index]] or 0.0) < 0 for r, c in pairs):
+        # the same operands read as sizes (`CONVENTIONS["magnitude"]`): which reading a
+        # question means is the scorer's to learn
+        out.append(Candidate(Program(op, args, where, magnitude=True), shape,
+                             {**feats, "magnitude": 1.0}))
 
 
 def _structure(q: Question, ti: TableIndex, rows: list[RowLink], cols: list[ColumnLink],

@@ -131,8 +131,11 @@ def _eval(p: Program | Cell, tables: Mapping[str, TableIndex]
     for v, _, cs, _ in parts:
         if not isinstance(v, int | float) or isinstance(v, bool):
             raise ExecutionError(f"{p.op} needs numbers; {cs[0].text!r} is not one")
-        nums.append(float(v))
+        nums.append(abs(float(v)) if p.magnitude else float(v))
     exprs = [x[3] for x in parts]
+    if p.magnitude:  # a cell's size as a figure, a computed operand's as |...|
+        exprs = [f"|{e}|" if isinstance(a, Program) else _fmt(n)
+                 for e, a, n in zip(exprs, p.args, nums, strict=True)]
     kind = OPERATORS[p.op][1]
     if p.op == "sum":
         return math.fsum(nums), _common_scale(parts), cells, " + ".join(exprs)

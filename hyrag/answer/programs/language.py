@@ -43,7 +43,14 @@ CONVENTIONS = {
               "operand's row (\"the nation with the most gold medals\"), not its label",
     "where =": "`count` / `labels` with where \"=text\" keep the operands whose text equals it "
                "(case, accents, punctuation and articles aside): rows whose cell is that value",
+    "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
+                 "in brackets, \"(141,770)\", is an amount of 141,770 (\"the average voyage "
+                 "expenses\" averages the expenses, not their signed presentation)",
 }
+
+# the operators whose operands may be read as magnitudes (`Program.magnitude`)
+ARITHMETIC = ("sum", "average", "difference", "change_ratio", "divide", "percent_of",
+              "multiply")
 
 
 @dataclass(frozen=True, order=True)
@@ -72,8 +79,13 @@ class Program:
     # for argmax / argmin only: the column (index in `TableModel.columns`) whose cell in the
     # picked operand's row is the answer; -1 states the operand's label (`CONVENTIONS`)
     report: int = -1
+    # arithmetic only: operands read as their sizes, a bracketed deduction as the amount it
+    # deducts (`CONVENTIONS["magnitude"]`)
+    magnitude: bool = False
 
     def __post_init__(self) -> None:
+        if self.magnitude and self.op not in ARITHMETIC:
+            raise ValueError(f"{self.op}: only arithmetic reads operands as magnitudes")
         if self.where and (self.op not in ("labels", "count") or not _condition(self.where)):
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
         if self.report >= 0 and self.op not in ("argmax", "argmin"):
@@ -104,6 +116,8 @@ class Program:
             d["where"] = self.where
         if self.report >= 0:
             d["report"] = self.report
+        if self.magnitude:
+            d["magnitude"] = True
         return d
 
     @staticmethod
@@ -112,14 +126,16 @@ class Program:
         args = tuple(Program.from_dict(a) if "op" in a else Cell(str(a["table"]), int(a["row"]),
                                                                  int(a["col"]))
                      for a in d["args"])
-        return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)))
+        return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)),
+                       bool(d.get("magnitude", False)))
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) if isinstance(a, Program) else f"{a.table}[{a.row},{a.col}]"
                           for a in self.args)
         cond = f" where {self.where}" if self.where else ""
         shown = f" report column {self.report}" if self.report >= 0 else ""
-        return f"{self.op}({inner}{cond}{shown})"
+        size = " of magnitudes" if self.magnitude else ""
+        return f"{self.op}({inner}{cond}{shown}){size}"
 
 
 def _condition(where: str) -> bool:

@@ -65,11 +65,13 @@ class Ranked:
     result: Result
     phi: tuple[dict[str, float], dict[str, float]]  # (operator features, operand features)
     probability: float
+    parts: tuple[float, float] = (0.0, 0.0)  # (P(operator), P(operands | operator))
 
 
 def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
          ) -> list[Ranked]:
-    """Every candidate program that executes, best first, with its probability."""
+    """Every candidate program that executes, best first (`Model.best_first`), with its
+    probability."""
     m = m or model()
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
@@ -81,10 +83,8 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
             except ExecutionError:
                 continue
             found.append((c, r, features(q, c, r)))
-    probs = m.probabilities([op_key(c) for c, _, _ in found], [phi for _, _, phi in found])
-    out = [Ranked(c, r, phi, p) for (c, r, phi), p in zip(found, probs, strict=True)]
-    out.sort(key=lambda x: -x.probability)
-    return out
+    order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found])
+    return [Ranked(*found[i], pp[0] * pp[1], pp) for i, pp in order]
 
 
 def _named_tables(q: Question, tabs: dict) -> list:
@@ -112,7 +112,8 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     if not ranked:
         return None
     best = ranked[0]
-    conf = m.confidence([r.probability for r in ranked], best.phi, op_key(best.candidate))
+    conf = m.confidence([r.probability for r in ranked], best.phi, op_key(best.candidate),
+                        best.parts)
     threshold = m.min_confidence if min_confidence is None else min_confidence
     if conf < threshold:
         return None
@@ -134,7 +135,8 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
         reqs.append(req)
         verdicts.append(Verdict(req, "direct", (fact.claim_id,)))
         if cv.value is not None:
-            operands.append(Operand(fact.claim_id, float(cv.value), _label(cv), len(reqs)))
+            v = abs(float(cv.value)) if prog.magnitude else float(cv.value)
+            operands.append(Operand(fact.claim_id, v, _label(cv), len(reqs)))
     r = best.result
     derivations = []
     name = _DERIVATION.get(prog.op)

@@ -82,13 +82,16 @@ class Model:
     # fitted on out-of-fold predictions (`hyrag.bench.fit`); empty: the probability itself
     calibrator: dict[str, float] = field(default_factory=dict)
 
-    def confidence(self, probs: list[float], best: tuple[dict, dict], op: str) -> float:
-        """How likely the best program is right: the calibrator over its probability, its
-        margin over the runner-up, its operator and how well its operands are linked."""
+    def confidence(self, probs: list[float], best: tuple[dict, dict], op: str,
+                   parts: tuple[float, float] = (0.0, 0.0)) -> float:
+        """How likely the chosen program is right (`probs`: the candidates' probabilities, the
+        chosen one first; `parts`: its P(operator) and P(operands | operator)): the calibrator
+        over those, its margin over the likeliest other, its operator and how well its
+        operands are linked."""
         if not self.calibrator:
-            return max(probs) if probs else 0.0
+            return probs[0] if probs else 0.0
         z = sum(self.calibrator.get(k, 0.0) * v
-                for k, v in calibration_features(probs, best, op).items())
+                for k, v in calibration_features(probs, best, op, parts).items())
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def score(self, phi: dict[str, float]) -> float:
@@ -99,8 +102,25 @@ class Model:
         """P(candidate) = P(operator | question) x P(operands | operator): a softmax over the
         operators present, then one over each operator's candidates, so an operator with many
         candidate operand sets is not favoured for having many."""
+        return [a * b for a, b in self.parts(keys, phis)]
+
+    def parts(self, keys: list[str], phis: list[tuple[dict, dict]]
+              ) -> list[tuple[float, float]]:
+        """(P(operator | question), P(operands | operator)) of each candidate."""
         return factored(keys, [self.score(a) for a, _ in phis],
                         [self.score(b) for _, b in phis])
+
+    def best_first(self, keys: list[str], phis: list[tuple[dict, dict]]
+                   ) -> list[tuple[int, tuple[float, float]]]:
+        """(candidate index, (P(operator), P(operands | operator))), best first: the likeliest
+        operator, then within it the likeliest operands. Decoding in two steps rather than by
+        the joint probability keeps an operator with many plausible operand sets (a ratio:
+        which two of twelve cells?) from losing to one with few (a lookup) for spreading its
+        mass; measured on the held-out halves of TAT-QA dev it picks the right program more
+        often."""
+        parts = self.parts(keys, phis)
+        order = sorted(range(len(parts)), key=lambda i: (-parts[i][0], -parts[i][1], i))
+        return [(i, parts[i]) for i in order]
 
     @staticmethod
     def load(path: Path = WEIGHTS_FILE) -> Model:
@@ -122,13 +142,17 @@ _CALIBRATED = ("arg:min_label_cov", "arg:mean_question_cov", "arg:min_fuzzy",
                "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other")
 
 
-def calibration_features(probs: list[float], best: tuple[dict, dict], op: str
-                         ) -> dict[str, float]:
-    """What the calibrator reads of a question's ranking: the best probability, its margin
-    over the runner-up, the number of candidates, the best program's operator and the link
-    qualities of its operands."""
-    top = sorted(probs, reverse=True)[:2] + [0.0, 0.0]
-    out = {"bias": 1.0, "p_best": top[0], "margin": top[0] - top[1],
+def calibration_features(probs: list[float], best: tuple[dict, dict], op: str,
+                         parts: tuple[float, float] = (0.0, 0.0)) -> dict[str, float]:
+    """What the calibrator reads of a question's ranking (`probs`: the candidates'
+    probabilities, the chosen one first; `parts`: its P(operator) and P(operands | operator),
+    which fail apart — a sure operator over unsure operands, or the reverse): its
+    probability, its margin over the likeliest other, the number of candidates, its operator
+    and the link qualities of its operands."""
+    first = probs[0] if probs else 0.0
+    other = max(probs[1:], default=0.0)
+    out = {"bias": 1.0, "p_best": first, "margin": first - other,
+           "p_operator": parts[0], "p_operands": parts[1],
            "log_candidates": math.log1p(len(probs)), f"op={op}": 1.0}
     for k in _CALIBRATED:
         out[k] = float(best[1].get(k, 0.0))
@@ -145,17 +169,18 @@ def softmax(scores: list[float]) -> list[float]:
     return [x / z for x in e]
 
 
-def factored(keys: list[str], op_scores: list[float], arg_scores: list[float]) -> list[float]:
-    """P(op) x P(candidate | op) from per-candidate operator scores (equal within an operator)
-    and operand scores (`Model.probabilities`)."""
+def factored(keys: list[str], op_scores: list[float], arg_scores: list[float]
+             ) -> list[tuple[float, float]]:
+    """(P(op), P(candidate | op)) from per-candidate operator scores (equal within an
+    operator) and operand scores (`Model.parts`)."""
     first: dict[str, int] = {}
     for i, k in enumerate(keys):
         first.setdefault(k, i)
     ops = list(first)
     p_op = dict(zip(ops, softmax([op_scores[first[k]] for k in ops]), strict=True))
-    out = [0.0] * len(keys)
+    out = [(0.0, 0.0)] * len(keys)
     for k in ops:
         idx = [i for i, x in enumerate(keys) if x == k]
         for i, p in zip(idx, softmax([arg_scores[i] for i in idx]), strict=True):
-            out[i] = p_op[k] * p
+            out[i] = (p_op[k], p)
     return out

@@ -18,6 +18,7 @@ REPORT = """Revenue by line (in thousands),,
 Product,100,80
 Services,50,40
 Margin,20%,25%
+Returns,(30),(20)
 Total,150,120
 """
 
@@ -51,6 +52,8 @@ def test_program_checks_its_operator_and_arity() -> None:
         Program("difference", (c,))
     with pytest.raises(ValueError, match="bad condition"):
         Program("sum", (c, c), where="<3")
+    with pytest.raises(ValueError, match="only arithmetic"):
+        Program("lookup", (c,), magnitude=True)
 
 
 def test_program_round_trips_through_its_json_form() -> None:
@@ -59,6 +62,9 @@ def test_program_round_trips_through_its_json_form() -> None:
     assert Program.from_dict(p.to_dict()) == p
     assert p.cells() == (a, b)
     assert p.depth() == 2
+    sizes = Program("average", (a, b), magnitude=True)
+    assert Program.from_dict(sizes.to_dict()) == sizes
+    assert str(sizes) == "average(t[1,1], t[1,2]) of magnitudes"
     assert str(Program("labels", (a, b), where="<5")) == "labels(t[1,1], t[1,2] where <5)"
 
 
@@ -79,6 +85,21 @@ def test_arithmetic_over_cells_keeps_the_tables_scale(kb: KnowledgeBase) -> None
     nested = Program("divide", (Program("difference", (s19, _at(kb, "Services", "2018"))),
                                 _at(kb, "Services", "2018")))
     assert run(nested, tabs).values == (0.25,)
+
+
+def test_bracketed_deductions_read_as_amounts_only_when_the_program_says_so(
+        kb: KnowledgeBase) -> None:
+    """"The average returns" averages the amounts returned, 25; the signed figures average to
+    -25. Both readings are programs; which one a question means is the ranker's choice."""
+    tabs = tables(kb.store.con)
+    r19, r18 = _at(kb, "Returns", "2019"), _at(kb, "Returns", "2018")
+    assert run(Program("average", (r19, r18)), tabs).values == (-25.0,)
+    sizes = run(Program("average", (r19, r18), magnitude=True), tabs)
+    assert sizes.values == (25.0,) and sizes.scale == "thousand"
+    assert sizes.expression == "(30 + 20) / 2"
+    nested = Program("difference", (Program("sum", (r19, r18)), r18), magnitude=True)
+    r = run(nested, tabs)  # |(-30) + (-20)| - |-20|: a computed operand's size, shown as such
+    assert r.values == (30.0,) and "|-30 + -20|" in r.expression
 
 
 def test_labels_argmax_and_conditions_name_periods_or_rows(kb: KnowledgeBase) -> None:

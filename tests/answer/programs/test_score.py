@@ -1,0 +1,35 @@
+"""The ranker's decoding and the calibrator's reading of it, on hand-set weights."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from hyrag.answer.programs.score import Model, calibration_features
+
+KEYS = ["lookup/plain", "ratio/plain", "ratio/plain", "ratio/plain"]
+PHIS: list[tuple[dict, dict]] = [({}, {}), ({"op:ratio": 1.0}, {"arg:good": 1.0}),
+                                 ({"op:ratio": 1.0}, {}), ({"op:ratio": 1.0}, {})]
+
+
+def test_decoding_takes_the_likeliest_operator_then_its_likeliest_operands() -> None:
+    """P(ratio) = 0.6 spread over three operand sets, P(lookup) = 0.4 on one: by the joint
+    probability the lookup wins (0.4 > 0.2); the question asks for a ratio, so the two-step
+    decoding answers the ratio's likeliest operands."""
+    m = Model({"op:ratio": math.log(1.5)}, 0.5, {})
+    joint = m.probabilities(KEYS, PHIS)
+    assert max(range(4), key=lambda i: joint[i]) == 0
+    order = m.best_first(KEYS, PHIS)
+    assert [i for i, _ in order] == [1, 2, 3, 0]
+    assert [a * b for _, (a, b) in order] == pytest.approx([joint[i] for i, _ in order])
+    # within the operator, the operands the weights prefer come first
+    m = Model({"op:ratio": math.log(1.5), "arg:good": -2.0}, 0.5, {})
+    assert [i for i, _ in m.best_first(KEYS, PHIS)] == [2, 3, 1, 0]
+
+
+def test_the_calibrator_reads_the_chosen_candidate_not_the_largest_probability() -> None:
+    f = calibration_features([0.2, 0.5, 0.3], ({}, {}), "ratio/plain", (0.4, 0.5))
+    assert f["p_best"] == 0.2 and f["margin"] == pytest.approx(-0.3)
+    assert (f["p_operator"], f["p_operands"]) == (0.4, 0.5)
+    assert f["op=ratio/plain"] == 1.0
