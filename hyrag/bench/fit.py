@@ -88,7 +88,7 @@ def _kb(doc: dict, i: int, cache: Path):
 def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dict]:
     """Per table question: its document number and its candidates' features and labels."""
     from hyrag.answer.programs.route import rank
-    from hyrag.answer.programs.score import Model, op_key
+    from hyrag.answer.programs.score import Model, answer_key, op_key
     from hyrag.bench.tatqa import _num_str, score
 
     zero = Model({}, 0.0, {})
@@ -108,6 +108,7 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
                     labels.append(score(q, vals, r.result.scale)[0])
                 out.append({"doc": i, "uid": q["uid"], "from": q["answer_from"],
                             "phi": [r.phi for r in ranked],
+                            "answers": [answer_key(r.result) for r in ranked],
                             "keys": [op_key(r.candidate) for r in ranked], "y": labels})
         finally:
             kb.close()
@@ -255,7 +256,7 @@ def evaluate(groups: list[dict], weights: dict[str, float],
 
 def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int]]:
     """Per question: the calibration features of its best candidate, and whether it is right."""
-    from hyrag.answer.programs.score import Model, calibration_features
+    from hyrag.answer.programs.score import Model, agreement, calibration_features
 
     m = Model(weights, 0.0, {})
     out = []
@@ -265,8 +266,11 @@ def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int
             continue
         p = m.probabilities(g["keys"], g["phi"])
         b, parts = m.best_first(g["keys"], g["phi"])[0]
-        chosen_first = [p[b]] + [x for i, x in enumerate(p) if i != b]
-        out.append((calibration_features(chosen_first, g["phi"][b], g["keys"][b], parts),
+        rest = [i for i in range(len(p)) if i != b]
+        chosen_first = [p[b]] + [p[i] for i in rest]
+        answers = g.get("answers") or [str(i) for i in range(len(p))]
+        agree = agreement(chosen_first, [answers[b]] + [answers[i] for i in rest])
+        out.append((calibration_features(chosen_first, g["phi"][b], g["keys"][b], parts, agree),
                     int(g["y"][b] > 0)))
     return out
 

@@ -375,6 +375,12 @@ def _report(results: list[dict], elapsed: float, args, calibrate, reliability_ta
         ra = [r for r in rs if r["answer"]]
         print(f"  {half} documents: n={len(rs)} EM {_mean([r['em'] for r in rs]):.3f}, "
               f"precision {_mean([r['em'] for r in ra]):.3f}")
+    for half, parity in (("even", 0), ("odd", 1)):
+        rs = [r for r in results if r["doc"] % 2 == parity]
+        ra = [r for r in rs if r["answer"]]
+        print(f"all questions, {half} documents: n={len(rs)} EM "
+              f"{_mean([r['em'] for r in rs]):.3f}, F1 {_mean([r['f1'] for r in rs]):.3f}, "
+              f"precision {_mean([r['em'] for r in ra]):.3f} ({len(ra)} answered)")
     print(f"abstention rate           {1 - len(answered) / max(n, 1):.3f}  "
           f"({n - len(answered)}/{n})")
     print(f"answers fully grounded    {_mean([float(r['grounded']) for r in answered]):.3f}  "

@@ -21,7 +21,7 @@ from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.link import Question, link_columns, link_rows
-from hyrag.answer.programs.score import Model, features, op_key
+from hyrag.answer.programs.score import Model, agreement, answer_key, features, op_key
 from hyrag.answer.programs.tables import tables
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tableops import TableResolved
@@ -112,8 +112,9 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     if not ranked:
         return None
     best = ranked[0]
-    conf = m.confidence([r.probability for r in ranked], best.phi, op_key(best.candidate),
-                        best.parts)
+    probs = [r.probability for r in ranked]
+    agree = agreement(probs, [answer_key(r.result) for r in ranked])
+    conf = m.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree)
     threshold = m.min_confidence if min_confidence is None else min_confidence
     if conf < threshold:
         return None

@@ -83,15 +83,14 @@ class Model:
     calibrator: dict[str, float] = field(default_factory=dict)
 
     def confidence(self, probs: list[float], best: tuple[dict, dict], op: str,
-                   parts: tuple[float, float] = (0.0, 0.0)) -> float:
-        """How likely the chosen program is right (`probs`: the candidates' probabilities, the
-        chosen one first; `parts`: its P(operator) and P(operands | operator)): the calibrator
-        over those, its margin over the likeliest other, its operator and how well its
-        operands are linked."""
+                   parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0) -> float:
+        """How likely the chosen program is right (`calibration_features`): the calibrator
+        over its probabilities, its margin over the likeliest other, its operator and how
+        well its operands are linked."""
         if not self.calibrator:
             return probs[0] if probs else 0.0
         z = sum(self.calibrator.get(k, 0.0) * v
-                for k, v in calibration_features(probs, best, op, parts).items())
+                for k, v in calibration_features(probs, best, op, parts, agree).items())
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def score(self, phi: dict[str, float]) -> float:
@@ -142,17 +141,36 @@ _CALIBRATED = ("arg:min_label_cov", "arg:mean_question_cov", "arg:min_fuzzy",
                "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other")
 
 
+def answer_key(r: Result) -> str:
+    """What two programs must both compute to give the same answer: values (numbers to six
+    significant digits) and scale."""
+    vals = [f"{v:.6g}" if isinstance(v, float) else str(v) for v in r.values]
+    return "|".join(vals) + f"@{r.scale}"
+
+
+def agreement(probs: list[float], answers: list[str]) -> float:
+    """The probability mass of every candidate computing the chosen one's answer (`probs` and
+    `answers` chosen first): programs that differ in form but agree in value — a lookup and a
+    one-cell sum, one total reached two ways — are evidence for that answer (the marginal over
+    programs of weakly supervised semantic parsing, Liang et al. 2013)."""
+    if not probs:
+        return 0.0
+    return sum(p for p, a in zip(probs, answers, strict=True) if a == answers[0])
+
+
 def calibration_features(probs: list[float], best: tuple[dict, dict], op: str,
-                         parts: tuple[float, float] = (0.0, 0.0)) -> dict[str, float]:
+                         parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0
+                         ) -> dict[str, float]:
     """What the calibrator reads of a question's ranking (`probs`: the candidates'
     probabilities, the chosen one first; `parts`: its P(operator) and P(operands | operator),
-    which fail apart — a sure operator over unsure operands, or the reverse): its
-    probability, its margin over the likeliest other, the number of candidates, its operator
-    and the link qualities of its operands."""
+    which fail apart — a sure operator over unsure operands, or the reverse; `agree`: the
+    `agreement` of the others with its answer): its probability, its margin over the
+    likeliest other, the number of candidates, its operator and the link qualities of its
+    operands."""
     first = probs[0] if probs else 0.0
     other = max(probs[1:], default=0.0)
     out = {"bias": 1.0, "p_best": first, "margin": first - other,
-           "p_operator": parts[0], "p_operands": parts[1],
+           "p_operator": parts[0], "p_operands": parts[1], "p_answer": agree,
            "log_candidates": math.log1p(len(probs)), f"op={op}": 1.0}
     for k in _CALIBRATED:
         out[k] = float(best[1].get(k, 0.0))
