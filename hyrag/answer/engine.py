@@ -175,20 +175,18 @@ class AnswerEngine:
         if several and not clarify_reason:
             clarify_reason = f"{several[0].requirement.label()} — {several[0].limit}"
         dr = draft(verdicts, commitments, derivations, clarify_reason=clarify_reason,
-                   ranking=bool(parsed.group_by))
+                   ranking=bool(parsed.group_by), question=question)
         if self.last_table_answer and self.last_table_answer["operation"] in ("argmax",
                                                                               "argmin"):
             word = "largest" if self.last_table_answer["operation"] == "argmax" else "smallest"
-            dr = dr.__class__((*dr.sentences, f"{requirements[0].entity} was {word} in "
-                               f"{self.last_table_answer['value']}."), dr.evidence,
-                              dr.conflicts, dr.numbers)
+            dr = _replace(dr, sentences=(*dr.sentences, f"{requirements[0].entity} was {word} "
+                                         f"in {self.last_table_answer['value']}."))
         if self.last_table_answer is not None and getattr(tq, "sentence", ""):
-            dr = dr.__class__((*dr.sentences, tq.sentence), dr.evidence, dr.conflicts,
-                              dr.numbers)
+            dr = _replace(dr, sentences=(*dr.sentences, tq.sentence))
         dr = self._llm_synthesis(question, dr, commitments, derivations)
         text = " ".join(dr.sentences)
         periods = [r.period or "" for r in requirements] + [
-            p for v in verdicts for p in v.periods_available]
+            p for v in verdicts for p in v.periods_available] + [dr.restates]
         verification = check(text, commitments.facts, derivations, periods,
                              extra=[float(parsed.ranking[1])] if parsed.ranking else [],
                              numbers=dr.numbers, con=reader.con)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.phrasing import statement
 from hyrag.answer.tools import Derivation, fmt
 
 _SCALES = ("thousand", "million", "billion")
@@ -24,6 +25,9 @@ class Draft:
     evidence: tuple[dict, ...]
     conflicts: tuple[dict, ...]
     numbers: dict[str, int]  # claim id -> evidence number
+    # the question, when a sentence restates it (`phrasing.statement`): the words and figures
+    # it carries are the user's, which the verifier reads as the question's, not as claims
+    restates: str = ""
 
 
 def display(f: Fact) -> str:
@@ -64,11 +68,16 @@ def _subject(f: Fact, req) -> str:  # noqa: ANN001
     return f"{who + ' ' if who else ''}{what}{when}".strip()
 
 
-def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],  # noqa: ANN001
-          *, clarify_reason: str = "", ranking: bool = False) -> Draft:
+def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
+          *, clarify_reason: str = "", ranking: bool = False, question: str = "") -> Draft:
+    """The answer's sentences. With the `question`, an answer of one value — one fact, or one
+    derivation over the facts — is stated first in the question's own words
+    (`phrasing.statement`), the facts it rests on after it."""
     evidence, numbers = number_facts(store)
     sentences: list[str] = []
     conflicts: list[dict] = []
+    # (index in `sentences`, value as displayed, citation markers) of a one-value answer
+    single: tuple[int, str, str] | None = None
     if clarify_reason:
         sentences.append(f"The question needs more detail before evidence can be chosen: "
                          f"{clarify_reason}.")
@@ -83,6 +92,8 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
                 sentences.append(f"Ranked by {_strip_the(head)}: {', '.join(parts)}.")
             else:
                 f = facts[0]
+                if len(verdicts) == 1 and display(f):
+                    single = (len(sentences), display(f), f"[{numbers[f.claim_id]}]")
                 sentences.append(f"{f.text[:-1]} [{numbers[f.claim_id]}].")
         elif v.support == "direct" and facts:
             f = facts[0]
@@ -92,6 +103,8 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
                 # of NAND"): the answer is the sentence itself, quoted, not "X was ."
                 sentences.append(f"{f.text.strip().rstrip('.')} {cites}.")
                 continue
+            if len(verdicts) == 1:
+                single = (len(sentences), display(f), cites)
             sentences.append(f"{_subject(f, req)[:1].upper()}{_subject(f, req)[1:]} was "
                              f"{display(f)} {cites}.")
         elif v.support == "conflicting":
@@ -118,19 +131,34 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
             else:
                 sentences.append(f"{req.label()} is available for several periods "
                                  f"({', '.join(v.periods_available)}); name one.")
+    if derivations:
+        single = None
     for d in derivations:
         cites = "".join(f"[{o.n}]" for o in d.operands if o.n)
         labels = [o.label for o in d.operands]
         if d.name in ("growth", "cagr"):
             name = "Growth" if d.name == "growth" else "CAGR"
-            sentences.append(f"{name} from {labels[0]} to {labels[1]} was "
-                             f"{d.result:.2f}% {cites}.")
+            value = f"{d.result:.2f}%"
+            sentences.append(f"{name} from {labels[0]} to {labels[1]} was {value} {cites}.")
         elif d.name == "difference":
+            value = fmt(d.result)
             sentences.append(f"The difference ({labels[0]} minus {labels[1]}) is "
-                             f"{fmt(d.result)} {cites}.")
+                             f"{value} {cites}.")
         else:
-            sentences.append(f"The {d.name} is {fmt(d.result)}{d.unit} {cites}.")
-    return Draft(tuple(sentences), evidence, tuple(conflicts), numbers)
+            value = f"{fmt(d.result)}{d.unit}"
+            sentences.append(f"The {d.name} is {value} {cites}.")
+        if len(derivations) == 1:
+            single = (len(sentences) - 1, value, cites)
+    restates = ""
+    if question and single is not None and not clarify_reason:
+        blob = " ".join(f"{f.entity or ''} {f.attribute} {f.text} {f.locator}"
+                        for f in store.facts)
+        stated = statement(question, single[1], single[2], evidence=blob)
+        if stated:
+            # the answer first, in the question's words; what it rests on after it
+            sentences = [stated, *(x for i, x in enumerate(sentences) if i != single[0])]
+            restates = question
+    return Draft(tuple(sentences), evidence, tuple(conflicts), numbers, restates)
 
 
 def _strip_the(s: str) -> str:

@@ -16,6 +16,8 @@ _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 # the named vocabularies, in one data file beside this module
 VOCABULARY = json.loads(Path(__file__).with_name("vocabulary.json").read_text(encoding="utf-8"))
 STOP = frozenset(VOCABULARY["stop"])
+DETERMINERS = frozenset(VOCABULARY["determiners"])
+PREPOSITIONS = frozenset(VOCABULARY["prepositions"])
 _SUFFIXES = ("ies", "es", "s", "ing", "ed")
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
 _FY_SHORT = re.compile(r"\b(?:fy|f|fiscal\s*)'?(\d{2})\b", re.I)

@@ -1,0 +1,146 @@
+"""An answer phrased as a person writes it: the question turned into the statement that
+answers it ("How many registered nurses did Riverside Clinic employ in 2024?" + "412" ->
+"Riverside Clinic employed 412 registered nurses in 2024").
+
+English wh-questions are a few shapes of one syntax, so the rewrite is by shape, not by
+question: a copula question ("What was the X ...?" -> "The X ... was A"), a quantity with an
+auxiliary and a main verb ("How many N did S V ...?" -> "S V-ed A N ..."), a quantity with a
+copula ("How many N were V-ed ...?" -> "A N were V-ed ..."), and a question about which thing
+("Which R had the highest X?" -> "A had the highest X"). The main verb is inflected by
+lemminflect (irregular verbs, doubled consonants: "spend" -> "spent", "occur" ->
+"occurred"), imported only when a verb needs it. A question of any other shape returns None
+and the synthesizer keeps its template: a statement is never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from hyrag.answer.programs.lexicon import DETERMINERS, PREPOSITIONS
+
+_COPULA = frozenset(("is", "was", "are", "were"))
+_AUX_TAG = {"did": "VBD", "does": "VBZ", "do": "VBP"}
+
+_COPULA_Q = re.compile(r"(?:what|which)\s+(is|was|are|were)\s+(.+)", re.I)
+_HOW_AUX_Q = re.compile(r"how\s+(many|much)\s+(?:(.+?)\s+)?(did|does|do)\s+(.+)", re.I)
+_HOW_COPULA_Q = re.compile(r"how\s+(many|much)\s+(?:(.+?)\s+)?(is|was|are|were)\s+(.+)",
+                           re.I)
+_WHICH_Q = re.compile(r"(?:which|what)\s+(\w+(?:\s+\w+)?)\s+(had|has|have|was|were|is|are)"
+                      r"\s+(.+)", re.I)
+
+
+def statement(question: str, answer: str, cites: str = "", evidence: str | None = None
+              ) -> str | None:
+    """The sentence stating `answer` (a formatted value) in the question's own words, its
+    citation markers `cites` at its end, or None when the question has none of the module's
+    shapes — or, given the `evidence` (the text, names and locators of what the answer rests
+    on), when it names someone the evidence does not: restating "did Riverside Clinic employ"
+    over a figure of every clinic would claim a scope the evidence lacks; the synthesizer's
+    template then says what the figure is of."""
+    q = " ".join(question.strip().split()).rstrip("?").strip()
+    if not q or not answer:
+        return None
+    if evidence is not None and not all(n.lower() in evidence.lower() for n in names(q)):
+        return None
+    for shape in (_how_aux, _how_copula, _which, _copula):
+        out = shape(q, answer)
+        if out:
+            out = out.strip().rstrip(".")
+            return out[:1].upper() + out[1:] + (f" {cites}" if cites else "") + "."
+    return None
+
+
+def names(question: str) -> tuple[str, ...]:
+    """The names a question uses: runs of capitalised words after its first word ("Riverside
+    Clinic", "North"), without figures or period codes (the verifier checks those)."""
+    out, run = [], []
+    for w in question.split()[1:] + [""]:
+        w = w.strip("?,.;:'\"()").removesuffix("'s").removesuffix("’s")
+        if w[:1].isupper() and not any(ch.isdigit() for ch in w):
+            run.append(w)
+            continue
+        if run:
+            out.append(" ".join(run))
+        run = []
+    return tuple(out)
+
+
+def _copula(q: str, answer: str) -> str | None:
+    m = _COPULA_Q.fullmatch(q)
+    if not m:
+        return None
+    verb, rest = m.group(1).lower(), m.group(2)
+    if rest.split()[0].lower() in _COPULA or len(rest.split()) < 2 and rest.islower():
+        return None  # "what is it": nothing to state
+    return f"{rest} {verb} {answer}"
+
+
+def _how_aux(q: str, answer: str) -> str | None:
+    m = _HOW_AUX_Q.fullmatch(q)
+    if not m:
+        return None
+    noun, aux, clause = m.group(2) or "", m.group(3).lower(), m.group(4).split()
+    at = _main_verb(clause)
+    if at is None:
+        return None
+    verb = _inflect(clause[at], _AUX_TAG[aux])
+    if verb is None:
+        return None
+    subject, rest = " ".join(clause[:at]), " ".join(clause[at + 1:])
+    amount = f"{answer} {noun}".strip() if noun else answer
+    return " ".join(x for x in (subject, verb, amount, rest) if x)
+
+
+def _how_copula(q: str, answer: str) -> str | None:
+    m = _HOW_COPULA_Q.fullmatch(q)
+    if not m:
+        return None
+    noun, verb, rest = m.group(2) or "", m.group(3).lower(), m.group(4)
+    if not noun:  # "How much was the revenue in 2019" -> "The revenue in 2019 was A"
+        return f"{rest} {verb} {answer}"
+    if rest.lower().startswith("there"):  # "How many N were there in T"
+        return f"there {verb} {answer} {noun}{rest[5:]}"
+    return f"{answer} {noun} {verb} {rest}"
+
+
+def _which(q: str, answer: str) -> str | None:
+    m = _WHICH_Q.fullmatch(q)
+    if not m or m.group(1).split()[0].lower() in _COPULA | {"the", "a", "an"}:
+        return None
+    verb, rest = m.group(2).lower(), m.group(3)
+    if verb in _COPULA and not rest.lower().startswith("the "):
+        return None  # "Which year was revenue highest": the answer is not the subject
+    return f"{answer} {verb} {rest}"
+
+
+def _main_verb(words: list[str]) -> int | None:
+    """Where the main verb of "S V ..." is: the first word after the subject's first word
+    that is lower case, no determiner, can be a verb, and is followed by the end of the
+    clause, a preposition, a determiner, a number or a name (what follows a verb, not a
+    noun inside the subject)."""
+    for i in range(1, len(words)):
+        w = words[i]
+        if not w.isalpha() or not w.islower() or w in DETERMINERS or w in PREPOSITIONS:
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        follows = (not nxt or nxt.lower() in PREPOSITIONS or nxt.lower() in DETERMINERS
+                   or nxt[:1].isdigit() or nxt[:1].isupper() or nxt[:1] == "$")
+        if follows and _is_verb(w):
+            return i
+    return None
+
+
+@cache
+def _is_verb(word: str) -> bool:
+    from lemminflect import getAllInflections
+
+    return bool(getAllInflections(word, upos="VERB"))
+
+
+@cache
+def _inflect(word: str, tag: str) -> str | None:
+    from lemminflect import getInflection
+
+    out = getInflection(word, tag=tag)
+    return out[0] if out else None
