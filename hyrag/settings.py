@@ -87,6 +87,12 @@ class Settings:
     # Below this probability the best program is not answered; -1 takes the threshold fitted
     # with the weights (the training half's precision target, `hyrag bench fit --precision`).
     program_min_confidence: float = -1.0
+    # With the LLM step "programs" on (`llm_steps`), the model proposes programs in the
+    # language's JSON form (hyrag/answer/programs/propose.py); each proposal joins the ranking
+    # with this log-odds bonus on its operator and operands. Not fitted: no LLM ran over the
+    # training questions; 1.0 lets a proposal win where the ranker is torn, not overrule a
+    # confident ranking (the fitted threshold still decides whether to answer).
+    program_llm_prior: float = 1.0
     # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
     ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
     ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
@@ -137,6 +143,10 @@ class Settings:
                 self.program_min_confidence == -1.0 or 0.0 <= self.program_min_confidence <= 1.0):
             raise SettingsError("program_min_confidence must be -1 (the fitted threshold) or "
                                 f"in [0, 1], got {self.program_min_confidence!r}")
+        if not isinstance(self.program_llm_prior, int | float) or not (
+                0.0 <= self.program_llm_prior <= 10.0):
+            raise SettingsError("program_llm_prior must be a log-odds bonus in [0, 10], got "
+                                f"{self.program_llm_prior!r}")
         for name in (
             "horizon_max",
             "warrant_top_k",

@@ -145,7 +145,9 @@ class AnswerEngine:
 
             cut = self.settings.program_min_confidence
             found = programs.answer(question, reader.con, weights=self.settings.program_weights,
-                                    min_confidence=None if cut < 0 else cut)
+                                    min_confidence=None if cut < 0 else cut,
+                                    proposer=self._program_proposer(),
+                                    prior=self.settings.program_llm_prior, emit=emit)
             if found is not None or core == "programs":
                 reading = readers.Reading(found)
             if found is not None:
@@ -365,6 +367,21 @@ class AnswerEngine:
 
     # -- the LLM route (issue 9): each step only when settings name it and a client exists;
     # every failure falls back to the offline twin with the reason in the audit record ------
+    def _program_proposer(self) -> Callable[[str, dict], tuple[list, list[str]]] | None:
+        """The LLM route's program proposals (`programs.propose`) when the step "programs" is
+        on; an unreachable or unreadable model degrades to none, recorded."""
+        client = self._llm_on("programs")
+        if client is None:
+            return None
+        from hyrag.answer.programs.propose import propose_llm
+        from hyrag.llm.steps import run_step
+
+        def proposer(question: str, tabs: dict) -> tuple[list, list[str]]:
+            return run_step("programs", lambda: propose_llm(client, question, tabs),
+                            lambda: ([], []), self._emit)
+
+        return proposer
+
     def _llm_on(self, step: str):  # noqa: ANN202
         from hyrag.llm.steps import enabled
 

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from hyrag.llm.client import LLMClient, LLMError, LLMMalformed
 
-STEPS = ("warrant", "hypotheses", "hyde", "rerank", "text2sql", "claims", "synthesis")
+STEPS = ("warrant", "hypotheses", "hyde", "rerank", "text2sql", "claims", "synthesis",
+         "programs")
 
 
 def enabled(settings: object, step: str, client: object) -> bool:

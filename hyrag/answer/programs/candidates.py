@@ -158,6 +158,25 @@ def _add(q: Question, ti: TableIndex, out: list[Candidate], op: str,
                              {**feats, "magnitude": 1.0}))
 
 
+def proposed(q: Question, ti: TableIndex, program: Program) -> Candidate:
+    """A program proposed from outside the enumeration (the LLM route, `propose`) as a
+    candidate over `ti`: its operands featured by how the question links their rows and
+    columns, as an enumerated candidate's are, and marked `proposed`."""
+    rows = {r.index: r for r in link_rows(q, ti)}
+    cols = {c.index: c for c in link_columns(q, ti)}
+    pairs = [(rows.get(c.row, RowLink(c.row, 0.0, 0.0, 0.0, 0.0, 99)),
+              cols.get(c.col, ColumnLink(c.col, 0.0, ti.col_year[c.col], False, 99)))
+             for c in program.cells()]
+    per = [_cell_features(r, c, ti) for r, c in pairs]
+    feats = _aggregate(per, q, [c.period_year for _, c in pairs], len(ti.model.rows))
+    feats["proposed"] = 1.0
+    if program.magnitude:
+        feats["magnitude"] = 1.0
+    shape = ("cell" if len(pairs) == 1 else "row" if len({c.row for c in program.cells()}) == 1
+             else "column" if len({c.col for c in program.cells()}) == 1 else "table")
+    return Candidate(program, shape, feats)
+
+
 def _structure(q: Question, ti: TableIndex, rows: list[RowLink], cols: list[ColumnLink],
                out: list[Candidate]) -> None:
     """Questions about the table's structure: its periods (the dated columns of a row that

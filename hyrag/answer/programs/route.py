@@ -13,13 +13,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hyrag.answer.commitment import CommitmentStore, Fact
-from hyrag.answer.programs.candidates import Candidate, enumerate_programs
+from hyrag.answer.programs.candidates import Candidate, enumerate_programs, proposed
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
+from hyrag.answer.programs.language import Program
 from hyrag.answer.programs.link import Question, link_columns, link_rows
 from hyrag.answer.programs.score import Model, agreement, answer_key, features, op_key
 from hyrag.answer.programs.tables import tables
@@ -38,6 +40,8 @@ _DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
 _MODELS: dict[str, Model] = {}
 # tables whose candidate programs are ranked per question (the best named: `_named_tables`)
 ROUTE_TOP_TABLES = 3
+# the feature a proposed program carries, its weight the setting `program_llm_prior`
+PROPOSED = "llm:proposed"
 
 
 def model(path: str = "") -> Model:
@@ -68,21 +72,33 @@ class Ranked:
     parts: tuple[float, float] = (0.0, 0.0)  # (P(operator), P(operands | operator))
 
 
-def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None
-         ) -> list[Ranked]:
+def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
+         proposals: Sequence[Program] = (), prior: float = 0.0) -> list[Ranked]:
     """Every candidate program that executes, best first (`Model.best_first`), with its
-    probability."""
+    probability. `proposals` (the LLM route's, `propose`) join the enumerated candidates — a
+    proposal the enumeration also found is that candidate — and each carries the `prior`, a
+    log-odds bonus on its operator and on its operands (`Settings.program_llm_prior`)."""
     m = m or model()
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
     tabs = tables(con)
+    wanted = set(proposals)
     for ti in _named_tables(q, tabs):
-        for c in enumerate_programs(q, ti):
+        cands = enumerate_programs(q, ti)
+        have = {c.program for c in cands}
+        cands += [proposed(q, ti, p) for p in proposals
+                  if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
+        for c in cands:
             try:
                 r = run(c.program, tabs)
             except ExecutionError:
                 continue
-            found.append((c, r, features(q, c, r)))
+            phi = features(q, c, r)
+            if c.program in wanted:
+                phi[0][PROPOSED] = phi[1][PROPOSED] = 1.0
+            found.append((c, r, phi))
+    if wanted and prior:
+        m = replace(m, weights={**m.weights, PROPOSED: prior})
     order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found])
     return [Ranked(*found[i], pp[0] * pp[1], pp) for i, pp in order]
 
@@ -102,13 +118,29 @@ def _named_tables(q: Question, tabs: dict) -> list:
     return [ti for _, _, ti in scored[:ROUTE_TOP_TABLES]]
 
 
+# proposals for a question over the tables it names: (programs, rejection reasons)
+Proposer = Callable[[str, dict], tuple[list[Program], list[str]]]
+
+
 def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
-           min_confidence: float | None = None) -> object | None:
+           min_confidence: float | None = None, proposer: Proposer | None = None,
+           prior: float = 0.0, emit: Callable[[str, dict], None] | None = None
+           ) -> object | None:
     """The best program committed as a reader result (`tableops.TableResolved`), or None when
     no program reaches the threshold (the fitted one unless `min_confidence` is given).
-    `weights`: the ranker's file ("" for the shipped one)."""
+    `weights`: the ranker's file ("" for the shipped one). `proposer`: the LLM route's
+    (`propose.propose_llm` bound to a client), asked with the tables the question names; its
+    proposals and rejections are recorded through `emit`."""
     m = model(weights)
-    ranked = rank(question, con, m)
+    proposals: list[Program] = []
+    if proposer is not None:
+        tabs = tables(con)
+        named = {ti.model.name: ti for ti in _named_tables(Question.of(question), tabs)}
+        proposals, rejected = proposer(question, named)
+        if emit is not None:
+            emit("program_proposals", {"proposed": [p.to_dict() for p in proposals],
+                                       "rejected": rejected})
+    ranked = rank(question, con, m, proposals=proposals, prior=prior)
     if not ranked:
         return None
     best = ranked[0]
@@ -151,6 +183,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
     value = list(r.answer) if prog.op in ("each", "labels") else r.answer[0]
     program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
                "expression": r.expression, "confidence": round(best.probability, 4),
+               "proposed_by_llm": bool(best.phi[1].get(PROPOSED)),
                "operands": [f.claim_id for f in store.facts]}
     return ProgramReading(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
                           r.scale, best.probability, 0, _sentence(prog.op, r, operands), program)

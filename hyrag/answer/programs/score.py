@@ -191,11 +191,13 @@ def factored(keys: list[str], op_scores: list[float], arg_scores: list[float]
              ) -> list[tuple[float, float]]:
     """(P(op), P(candidate | op)) from per-candidate operator scores (equal within an
     operator) and operand scores (`Model.parts`)."""
-    first: dict[str, int] = {}
-    for i, k in enumerate(keys):
-        first.setdefault(k, i)
-    ops = list(first)
-    p_op = dict(zip(ops, softmax([op_scores[first[k]] for k in ops]), strict=True))
+    # an operator's score is its candidates' (equal for enumerated ones; a proposed program's
+    # bonus, `route.PROPOSED`, lifts its operator)
+    best: dict[str, float] = {}
+    for k, sc in zip(keys, op_scores, strict=True):
+        best[k] = max(best.get(k, sc), sc)
+    ops = list(best)
+    p_op = dict(zip(ops, softmax([best[k] for k in ops]), strict=True))
     out = [(0.0, 0.0)] * len(keys)
     for k in ops:
         idx = [i for i, x in enumerate(keys) if x == k]
