@@ -17,6 +17,7 @@ from hyrag.answer.programs.language import Program  # noqa: E402
 from hyrag.answer.programs.propose import propose_llm  # noqa: E402
 from hyrag.answer.programs.tables import tables  # noqa: E402
 from hyrag.llm import LLMClient  # noqa: E402
+from hyrag.llm.steps import run_step  # noqa: E402
 
 from .conftest import settings  # noqa: E402
 
@@ -42,8 +43,14 @@ def test_every_proposal_is_a_program_over_held_cells_or_a_stated_rejection(
         client: LLMClient, kb_path: Path) -> None:
     with hyrag.open(kb_path, settings=settings(), read_only=True) as kb:
         tabs = tables(kb.store.con)
-        programs, rejected = propose_llm(client, QUESTION, tabs)
-        assert client.log[-1].step == "programs" and client.log[-1].outcome == "ok"
+        ev: list[tuple[str, dict]] = []
+        programs, rejected = run_step("programs", lambda: propose_llm(client, QUESTION, tabs),
+                                      lambda: ([], []), lambda k, p: ev.append((k, p)))
+        assert client.log[-1].step == "programs"
+        if ev[-1][0] == "llm_degraded":  # a reply that is no JSON: the reason is recorded
+            assert ev[-1][1]["reason"] and not programs
+        else:
+            assert ev[-1][0] == "llm_step"
         for p in programs:
             assert isinstance(p, Program)
             assert all((c.row, c.col) in tabs[c.table].cell_pos for c in p.cells())
