@@ -141,7 +141,7 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
             value = f"{d.result:.2f}%"
             sentences.append(f"{name} from {labels[0]} to {labels[1]} was {value} {cites}.")
         elif d.name == "difference":
-            value = fmt(d.result)
+            value = f"{fmt(d.result)}{d.unit}"
             sentences.append(f"The difference ({labels[0]} minus {labels[1]}) is "
                              f"{value} {cites}.")
         else:
