@@ -19,7 +19,7 @@ from ingest.limits import (
     IngestLimits,
 )
 
-ANSWER_CORES = ("readers", "programs", "hybrid")
+ANSWER_CORES = ("readers", "programs", "hybrid", "fallback")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,8 @@ class Settings:
     answer_max_unexplained: int = 2
     # The answer core (issue 19; hyrag/answer/programs): "readers" asks the reader chain
     # (hyrag/answer/readers.py), "programs" the typed-program route over the table model,
-    # "hybrid" the program route first and the reader chain where no program is confident.
+    # "hybrid" the program route first and the reader chain where no program is confident;
+    # "fallback" the reader chain first and the program route where no reader answers.
     answer_core: str = "readers"
     # The program route's fitted ranker: "" is the one shipped in the package
     # (hyrag/answer/programs/weights.json); a path selects another (`hyrag bench fit --out`).

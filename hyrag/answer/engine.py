@@ -140,7 +140,8 @@ class AnswerEngine:
         # the reader chain (answer/readers.py), or the program route first
         core = self.settings.answer_core
         reading = None
-        if core in ("programs", "hybrid"):
+
+        def program() -> object | None:
             from hyrag.answer.programs import route as programs
 
             cut = self.settings.program_min_confidence
@@ -148,16 +149,24 @@ class AnswerEngine:
                                     min_confidence=None if cut < 0 else cut,
                                     proposer=self._program_proposer(),
                                     prior=self.settings.program_llm_prior, emit=emit)
-            if found is not None or core == "programs":
-                reading = readers.Reading(found)
             if found is not None:
                 emit("program", found.program)
+            return found
+
+        if core in ("programs", "hybrid"):
+            found = program()
+            if found is not None or core == "programs":
+                reading = readers.Reading(found)
         if reading is None:
             from hyrag.answer.scope import readers_con
 
             # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
             reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                    facts=commitments.facts)
+            if core == "fallback" and reading.result is None:
+                found = program()
+                if found is not None:
+                    reading = readers.Reading(found)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store

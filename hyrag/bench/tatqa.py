@@ -34,6 +34,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from hyrag.settings import ANSWER_CORES
+
 TAGOP = {"EM": 50.1, "F1": 58.0, "split": "test"}
 # EM and precision of answered on the dev questions that use the table, when this benchmark
 # still built each table as a DataFrame with its own header and scale rules (c683b67): the
@@ -50,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="relevance", choices=("relevance", "random", "ecr"),
                    help="claim-selection policy (seed 003 Table 4); relevance only offline")
     p.add_argument("--trust", default="balanced")
-    p.add_argument("--answer-core", default="readers", choices=("readers", "programs", "hybrid"),
+    p.add_argument("--answer-core", default="readers", choices=ANSWER_CORES,
                    help="settings.answer_core: the reader chain, the program route, or both")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")

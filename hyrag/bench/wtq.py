@@ -1,7 +1,7 @@
 """`hyrag bench wtq --data DIR`: WikiTableQuestions (Pasupat & Liang, ACL 2015; CC BY-SA 4.0),
 the 300 questions of `data/training-before300.tsv` (or `--questions`, e.g. the held-out
 `data/random-split-1-dev.tsv`), each asked against its own table, through the answer core
-`--answer-core` (readers | programs | hybrid) with the program ranker `--weights`.
+`--answer-core` (readers | programs | hybrid | fallback) with the program ranker `--weights`.
 
 For each question: a knowledge base holding its table alone (the CSV, ingested as a user would
 with `kb.ingest(path)`), the question through the answer engine, and the prediction is the
@@ -27,6 +27,8 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+from hyrag.settings import ANSWER_CORES
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", default=None, help="the WikiTableQuestions folder (holding data/ "
@@ -36,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="write every prediction as JSON")
     p.add_argument("--limit", type=int, default=None, help="the first N questions")
     p.add_argument("--trust", default="balanced")
-    p.add_argument("--answer-core", default="readers", choices=("readers", "programs", "hybrid"),
+    p.add_argument("--answer-core", default="readers", choices=ANSWER_CORES,
                    help="settings.answer_core: the reader chain, the program route, or both")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")

@@ -72,3 +72,27 @@ def test_the_program_route_reads_models_without_pandas() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_fallback_asks_the_programs_only_where_no_reader_answers(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`answer_core="fallback"`: a question a reader answers keeps the reader's answer; one
+    no reader answers goes to the program route (threshold 0 here, so any program answers)."""
+    folder = tmp_path_factory.mktemp("fallback")
+    path = Path(folder) / "revenue.csv"
+    path.write_text(REPORT, encoding="utf-8")
+    with hyrag.open(folder / "kb", settings=Settings(answer_use_search=False)) as kb:
+        kb.ingest(path)
+    unread = "What was the average of Product and Services revenue in 2019?"
+    read = "What was the sum of Product and Services revenue in 2018?"
+    answers = {}
+    for core in ("readers", "fallback"):
+        s = Settings(answer_use_search=False, answer_core=core, program_min_confidence=0.0)
+        with hyrag.open(folder / "kb", settings=s, read_only=True) as kb:
+            answers[core] = (kb.ask(unread), kb.ask(read))
+    assert answers["readers"][0].decision == "abstain"
+    got = answers["fallback"][0]
+    assert got.decision == "answer" and got.values == (75.0,), got.text
+    assert got.program["kind"] == "program" and got.program["operation"] == "average"
+    for a in (answers["readers"][1], answers["fallback"][1]):
+        assert a.values == (120.0,) and a.program["kind"] == "table_reader"
