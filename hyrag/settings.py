@@ -81,7 +81,7 @@ class Settings:
     # (hyrag/answer/readers.py), "programs" the typed-program route over the table model,
     # "hybrid" the program route first and the reader chain where no program is confident;
     # "fallback" the reader chain first and the program route where no reader answers.
-    answer_core: str = "readers"
+    answer_core: str = "fallback"
     # The program route's fitted ranker: "" is the one shipped in the package
     # (hyrag/answer/programs/weights.json); a path selects another (`hyrag bench fit --out`).
     program_weights: str = ""

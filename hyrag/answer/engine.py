@@ -74,6 +74,17 @@ class AnswerEngine:
         # the table reading of the answer returned (the first when no rewrite passed), not
         # of the last attempt
         self.last_table_answer = table_answers.get(id(ans))
+        if self.settings.answer_core == "fallback" and ans.decision in ("abstain",
+                                                                      "needs_verification"):
+            # no route answered: the program route may, as one more attempt with its own
+            # audit record; it never replaces an answer another route gave
+            alt = self._ask_once(question, trust, as_of, on_event=on_event, original=question,
+                                 core="programs")
+            if alt.decision == "answer" and (alt.program or {}).get("kind") == "program":
+                from dataclasses import replace
+
+                ans = replace(alt, verification={**alt.verification, "fallback": {
+                    "from": ans.decision, "text": ans.text, "audit_id": ans.audit_id}})
         if len(res.attempts) > 1:
             from dataclasses import replace
 
@@ -83,7 +94,8 @@ class AnswerEngine:
 
     def _ask_once(self, question: str, trust: str = "balanced", as_of: object = None, *,
                   on_event: Callable[[Event], None] | None = None,
-                  crag_trace: list[dict] | None = None, original: str = "") -> Answer:
+                  crag_trace: list[dict] | None = None, original: str = "",
+                  core: str = "") -> Answer:
         t0 = time.perf_counter()
         mode = parse_trust(trust)
         # issue 8: the trail continues the request the PEP opened (verdicts already written)
@@ -138,7 +150,7 @@ class AnswerEngine:
 
         # the answer core (settings.answer_core): the program route over the table model,
         # the reader chain (answer/readers.py), or the program route first
-        core = self.settings.answer_core
+        core = core or self.settings.answer_core
         reading = None
 
         def program() -> object | None:
@@ -163,10 +175,6 @@ class AnswerEngine:
             # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
             reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                    facts=commitments.facts)
-            if core == "fallback" and reading.result is None:
-                found = program()
-                if found is not None:
-                    reading = readers.Reading(found)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store

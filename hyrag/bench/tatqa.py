@@ -34,7 +34,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from hyrag.settings import ANSWER_CORES
+from hyrag.settings import ANSWER_CORES, Settings
 
 TAGOP = {"EM": 50.1, "F1": 58.0, "split": "test"}
 # EM and precision of answered on the dev questions that use the table, when this benchmark
@@ -52,8 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="relevance", choices=("relevance", "random", "ecr"),
                    help="claim-selection policy (seed 003 Table 4); relevance only offline")
     p.add_argument("--trust", default="balanced")
-    p.add_argument("--answer-core", default="readers", choices=ANSWER_CORES,
-                   help="settings.answer_core: the reader chain, the program route, or both")
+    p.add_argument("--answer-core", default=Settings().answer_core, choices=ANSWER_CORES,
+                   help="settings.answer_core: the reader chain, the program route, the "
+                        "program route first (hybrid) or where no reader answers (fallback, "
+                        "the default)")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
     p.add_argument("--plot", default=None, metavar="DIR",
@@ -237,7 +239,6 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     from hyrag.answer.engine import AnswerEngine
     from hyrag.errors import HyragError
     from hyrag.llm import bench as llm_bench
-    from hyrag.settings import Settings
     from verify import calibrate, reliability_table
 
     if not args.data:
@@ -311,7 +312,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         f" --limit {args.limit}" if args.limit else "") + (
         " --calibrate" if args.calibrate else "") + (
         f" --policy {args.policy}" if args.policy != "relevance" else "") + (
-        f" --answer-core {args.answer_core}" if args.answer_core != "readers" else "") + (
+        f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "") + (
         f" --weights {shlex.quote(args.weights)}" if args.weights else "") + llm_bench.flags(args)
     print(f"\nreproduce: {cmd}")
     return 0

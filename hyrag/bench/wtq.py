@@ -27,7 +27,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from hyrag.settings import ANSWER_CORES
+from hyrag.settings import ANSWER_CORES, Settings
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,8 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="write every prediction as JSON")
     p.add_argument("--limit", type=int, default=None, help="the first N questions")
     p.add_argument("--trust", default="balanced")
-    p.add_argument("--answer-core", default="readers", choices=ANSWER_CORES,
-                   help="settings.answer_core: the reader chain, the program route, or both")
+    p.add_argument("--answer-core", default=Settings().answer_core, choices=ANSWER_CORES,
+                   help="settings.answer_core: the reader chain, the program route, the "
+                        "program route first (hybrid) or where no reader answers (fallback, "
+                        "the default)")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
 
@@ -88,7 +90,6 @@ def _fmt(v: object) -> str:
 def run(args: argparse.Namespace) -> int:
     import hyrag
     from hyrag.answer.engine import AnswerEngine
-    from hyrag.settings import Settings
 
     if not args.data:
         print("hyrag: error: --data DIR (the WikiTableQuestions folder) is required",
@@ -99,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
         items = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
     if args.limit:
         items = items[: args.limit]
-    # callers that predate the answer-core options ask the reader chain with shipped weights
-    args.answer_core = getattr(args, "answer_core", "readers")
+    # callers that predate the answer-core options ask the default core with shipped weights
+    args.answer_core = getattr(args, "answer_core", Settings().answer_core)
     args.weights = getattr(args, "weights", "")
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
                         program_weights=args.weights)
@@ -162,6 +163,6 @@ def run(args: argparse.Namespace) -> int:
           + (f" --questions {shlex.quote(args.questions)}"
              if args.questions != "data/training-before300.tsv" else "")
           + (f" --limit {args.limit}" if args.limit else "")
-          + (f" --answer-core {args.answer_core}" if args.answer_core != "readers" else "")
+          + (f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "")
           + (f" --weights {shlex.quote(args.weights)}" if args.weights else ""))
     return 0

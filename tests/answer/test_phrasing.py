@@ -41,7 +41,7 @@ def test_an_answer_is_stated_in_the_questions_words_and_still_verified(tmp_path:
     with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
         kb.ingest(path)
         a = kb.ask("How many registered nurses did Riverside Clinic employ in 2024?")
-    assert a.decision == "answer", a.reason
+    assert a.decision == "answer", a.text
     assert re.match(r"Riverside Clinic employed 412 registered nurses in 2024 (\[\d\])+\.",
                     a.text), a.text
     assert a.verification["verdict"] == "pass", a.verification

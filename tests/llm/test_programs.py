@@ -65,7 +65,7 @@ def test_an_answer_with_proposals_is_the_interpreters_and_the_audit_records_them
         a = events[-1]["answer"]
         kinds = [e["type"] for e in events]
         assert "program_proposals" in kinds or "llm_degraded" in kinds, kinds
-        assert a.program is not None, a.reason
+        assert a.program is not None, a.text
         program = Program.from_dict(a.program["program"])
         assert list(run(program, tables(kb.store.con)).values) == list(a.values)
         if a.program["proposed_by_llm"]:

@@ -87,9 +87,12 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
 _PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
 
 
-def run(program: Program, tables: Mapping[str, TableIndex]) -> Result:
-    """Evaluate `program` (see the module docstring)."""
-    value, scale, cells, expr = _eval(program, tables)
+def run(program: Program, tables: Mapping[str, TableIndex],
+        memo: dict[Cell, tuple] | None = None) -> Result:
+    """Evaluate `program` (see the module docstring). `memo`: the cells read so far, shared
+    by the caller across the programs of one question (a ranking executes hundreds of
+    candidates over the same few hundred cells)."""
+    value, scale, cells, expr = _eval(program, tables, {} if memo is None else memo)
     values = tuple(value) if isinstance(value, list) else (value,)
     return Result(values, scale, tuple(cells), expr, program.op)
 
@@ -104,15 +107,18 @@ def _fmt(v: float) -> str:
     return f"{v:g}" if abs(v) < 1e15 else f"{v:.6g}"
 
 
-def _eval(p: Program | Cell, tables: Mapping[str, TableIndex]
+def _eval(p: Program | Cell, tables: Mapping[str, TableIndex], memo: dict[Cell, tuple]
           ) -> tuple[object, str, list[CellValue], str]:
     if isinstance(p, Cell):
-        cv = read_cell(p, tables)
-        return (cv.value if cv.value is not None else cv.text), cv.scale, [cv], (
-            _fmt(cv.value) if cv.value is not None else repr(cv.text))
+        got = memo.get(p)
+        if got is None:
+            cv = read_cell(p, tables)
+            got = memo[p] = ((cv.value if cv.value is not None else cv.text), cv.scale, [cv],
+                             _fmt(cv.value) if cv.value is not None else repr(cv.text))
+        return got[0], got[1], list(got[2]), got[3]
     if p.op == "lookup":
-        return _eval(p.args[0], tables)
-    parts = [_eval(a, tables) for a in p.args]
+        return _eval(p.args[0], tables, memo)
+    parts = [_eval(a, tables, memo) for a in p.args]
     if p.where:
         parts = [x for x in parts if _passes(x, p.where)]
     cells = [c for part in parts for c in part[2]]

@@ -82,6 +82,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
     tabs = tables(con)
+    memo: dict = {}  # cells read, shared by the question's candidates
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
         cands = enumerate_programs(q, ti)
@@ -90,7 +91,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
         for c in cands:
             try:
-                r = run(c.program, tabs)
+                r = run(c.program, tabs, memo)
             except ExecutionError:
                 continue
             phi = features(q, c, r)
