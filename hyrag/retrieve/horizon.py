@@ -9,6 +9,7 @@ four strategies and their fusion, assembled once and rebuilt when the knowledge 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -119,6 +120,23 @@ class Horizon:
                 self._latest = latest_key(cat.time_keys[j])
             self._gen = gen
         return self._retriever
+
+    def prepare(self, announce: Callable[[], None] | None = None) -> bool:
+        """Build and save the retrieval indexes now unless saved for the current store (what
+        `kb.index()` calls after writing vectors, so the first search after an ingest opens
+        them instead of building them: ~35 s at 1.1 M claims). `announce()` is called before a
+        build starts (a progress display's step). True when it built them."""
+        from hyrag import kbcache
+
+        gen = generation(self.con)
+        if kbcache.persistable(self.store):
+            key = kbcache.cache_key(self.store, _INDEX_CODE, gen)
+            if (kbcache.columns_dir(self.store, RETRIEVAL_CACHE, key) / kbcache.MANIFEST).exists():
+                return False
+        if announce is not None:
+            announce()
+        self.retriever()
+        return True
 
     def _indexes(self, gen: tuple) -> tuple[ClaimCatalog, BM25Index, EntityGraph]:
         """The claim catalog, BM25 postings and name graph of the current claims: opened

@@ -66,8 +66,21 @@ def _searches(folder, sources=None) -> list[list[tuple]]:  # noqa: ANN001
         return [_view(kb.search(q, k=10, allowed_sources=sources)) for q in QUESTIONS]
 
 
+def test_index_saves_them_so_the_first_search_after_an_ingest_builds_nothing(folder,
+                                                                               monkeypatch):
+    (saved,) = (folder / kbcache.CACHE_DIR).glob(RETRIEVAL_CACHE + ".*")  # by kb.index()
+    monkeypatch.setattr("hyrag.retrieve.horizon.load_catalog", _no_build)
+    assert all(_searches(folder))
+    with KnowledgeBase(folder) as kb:
+        assert not kb.horizon.prepare()  # saved for this store: nothing to build
+
+
+def _no_build(con):  # noqa: ANN001, ANN202
+    raise AssertionError("the catalog was rebuilt, not read from the folder")
+
+
 def test_a_new_kb_object_searches_from_the_saved_arrays_as_a_rebuild_does(folder, monkeypatch):
-    first = _searches(folder)  # builds and saves
+    first = _searches(folder)
     saved = list((folder / kbcache.CACHE_DIR).glob(RETRIEVAL_CACHE + ".*"))
     assert len(saved) == 1 and (saved[0] / kbcache.MANIFEST).exists()
     with KnowledgeBase(folder) as kb:
@@ -76,11 +89,8 @@ def test_a_new_kb_object_searches_from_the_saved_arrays_as_a_rebuild_does(folder
         rows = kb.store.con.execute("SELECT source_id FROM sources").fetchall()
         others = {r[0] for r in rows} - {payroll}
 
-    def no_build(con):  # noqa: ANN001, ANN202
-        raise AssertionError("the catalog was rebuilt, not read from the folder")
-
     with monkeypatch.context() as m:
-        m.setattr("hyrag.retrieve.horizon.load_catalog", no_build)
+        m.setattr("hyrag.retrieve.horizon.load_catalog", _no_build)
         loaded = _searches(folder)
         loaded_restricted = _searches(folder, others)
         with KnowledgeBase(folder) as kb:
