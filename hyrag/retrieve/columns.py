@@ -39,10 +39,11 @@ def _arr(arrays: dict[str, np.ndarray], name: str, kinds: str) -> np.ndarray:
 class Pool(Sequence[bytes]):
     """Distinct strings as one UTF-8 buffer: string j is data[offsets[j]:offsets[j + 1]]."""
 
-    __slots__ = ("_decoded", "data", "offsets")
+    __slots__ = ("_buf", "_decoded", "data", "offsets")
 
     def __init__(self, data: np.ndarray, offsets: np.ndarray) -> None:
         self.data, self.offsets = data, offsets
+        self._buf = memoryview(data) if data.size else memoryview(b"")  # slices without NumPy
         self._decoded: list[str] | None = None
 
     @classmethod
@@ -65,7 +66,7 @@ class Pool(Sequence[bytes]):
         """The raw bytes of string j (what `bisect` compares)."""
         if isinstance(j, slice):
             return [self[i] for i in range(*j.indices(len(self)))]
-        return self.data[int(self.offsets[j]) : int(self.offsets[j + 1])].tobytes()
+        return bytes(self._buf[int(self.offsets[j]) : int(self.offsets[j + 1])])
 
     def text(self, j: int) -> str:
         if self._decoded is not None:

@@ -95,7 +95,8 @@ def test_a_new_kb_object_searches_from_the_saved_arrays_as_a_rebuild_does(folder
         loaded_restricted = _searches(folder, others)
         with KnowledgeBase(folder) as kb:
             cat = kb.horizon.retriever().cat
-            assert isinstance(cat.conf, np.memmap) and isinstance(cat.texts.pool.data, np.memmap)
+            assert isinstance(cat.conf.base, np.memmap)  # opened memory-mapped, not read
+            assert isinstance(cat.texts.pool.data.base, np.memmap)
     with monkeypatch.context() as m:  # a rebuild from the store, saved nowhere
         m.setattr(kbcache, "read_columns", lambda *a, **k: None)
         m.setattr(kbcache, "write_columns", lambda *a, **k: False)
