@@ -89,7 +89,8 @@ class ClaimCatalog:
             out.update(getattr(self, n).to_arrays(n))
         for n in NUMBER_COLUMNS:
             out[n] = getattr(self, n)
-        out.update(self.index.to_arrays("index"))
+        if not (self.index.pool is self.ids.pool and self.index.values is None):
+            out.update(self.index.to_arrays("index"))  # else: the ids' own pool (not twice)
         out.update(self.by_item.to_arrays("by_item"))
         return out
 
@@ -105,8 +106,11 @@ class ClaimCatalog:
             if arr.dtype.kind not in "if" or len(arr) != n:
                 raise ValueError(f"cached catalog column {name} does not match {n} rows")
             cols[name] = arr
-        index = SortedKeys.from_arrays("index", a)
-        if len(index) != n:
+        ids = cols["ids"]
+        assert isinstance(ids, TextColumn)
+        index = (SortedKeys.from_arrays("index", a) if "index.data" in a
+                 else SortedKeys(ids.pool) if ids.identity else None)
+        if index is None or len(index) != n:
             raise ValueError("cached catalog id index does not match its rows")
         return cls(cols, index=index, by_item=Groups.from_arrays("by_item", a),
                    generation=generation)

@@ -8,6 +8,7 @@ four strategies and their fusion, assembled once and rebuilt when the knowledge 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,7 @@ STRATEGIES = ("row_vectors", "claim_vectors", "lexical", "graph")
 # KB/cache/RETRIEVAL_CACHE.KEY/: the saved catalog, BM25 postings and name graph, and the
 # modules whose code decides their contents and layout (part of the key)
 RETRIEVAL_CACHE = "retrieval"
+_LEGACY_FILES = ("bm25.npz", "name_graph.json")
 _INDEX_CODE = ("hyrag.retrieve.bm25", "hyrag.retrieve.text", "hyrag.retrieve.graph",
                "hyrag.retrieve.catalog", "hyrag.retrieve.columns", "hyrag.kbcache")
 
@@ -172,7 +174,10 @@ class Horizon:
             arrays = {**{f"catalog.{k}": a for k, a in cat.to_arrays().items()},
                       **{f"bm25.{k}": a for k, a in bm25.to_arrays().items()},
                       **{f"graph.{k}": a for k, a in g_arrays.items()}}
-            kbcache.write_columns(self.store, RETRIEVAL_CACHE, key, arrays, g_state)
+            if kbcache.write_columns(self.store, RETRIEVAL_CACHE, key, arrays, g_state):
+                for old in _LEGACY_FILES:  # what HyRAG saved before these arrays (~150 MB)
+                    with contextlib.suppress(OSError):
+                        kbcache.path_of(self.store, old, "").unlink(missing_ok=True)
         return cat, bm25, graph
 
     def current_sources(self) -> frozenset[str]:

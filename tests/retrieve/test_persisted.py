@@ -112,6 +112,9 @@ def test_a_new_kb_object_searches_from_the_saved_arrays_as_a_rebuild_does(folder
 def test_an_ingest_makes_the_saved_arrays_stale(folder, tmp_path):
     _searches(folder)
     (old,) = (folder / kbcache.CACHE_DIR).glob(RETRIEVAL_CACHE + ".*")
+    legacy = [folder / kbcache.CACHE_DIR / n for n in ("bm25.npz", "name_graph.json")]
+    for p in legacy:  # what an older HyRAG saved: removed once the arrays are rewritten
+        p.write_bytes(b"old")
     (tmp_path / "more.csv").write_text("order_id,region,revenue\nSO-77777,Arctic,999.5\n")
     with KnowledgeBase(folder) as kb:
         kb.ingest(tmp_path / "more.csv")
@@ -120,6 +123,7 @@ def test_an_ingest_makes_the_saved_arrays_stale(folder, tmp_path):
     assert res.claims and "SO-77777" in res.claims[0].text
     (new,) = (folder / kbcache.CACHE_DIR).glob(RETRIEVAL_CACHE + ".*")
     assert new != old and not old.exists()
+    assert not any(p.exists() for p in legacy)
 
 
 def test_a_damaged_saved_folder_is_rebuilt(folder):
