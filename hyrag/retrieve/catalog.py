@@ -89,8 +89,10 @@ class ClaimCatalog:
             out.update(getattr(self, n).to_arrays(n))
         for n in NUMBER_COLUMNS:
             out[n] = getattr(self, n)
-        if not (self.index.pool is self.ids.pool and self.index.values is None):
-            out.update(self.index.to_arrays("index"))  # else: the ids' own pool (not twice)
+        if self.index.pool is self.ids.pool and self.index.values is None:
+            out["index.prefix"] = self.index.prefix  # the ids' own pool: not saved twice
+        else:
+            out.update(self.index.to_arrays("index"))
         out.update(self.by_item.to_arrays("by_item"))
         return out
 
@@ -108,9 +110,11 @@ class ClaimCatalog:
             cols[name] = arr
         ids = cols["ids"]
         assert isinstance(ids, TextColumn)
+        pre = a.get("index.prefix")
         index = (SortedKeys.from_arrays("index", a) if "index.data" in a
-                 else SortedKeys(ids.pool) if ids.identity else None)
-        if index is None or len(index) != n:
+                 else SortedKeys(ids.pool, None, pre) if ids.identity else None)
+        if index is None or len(index) != n or (pre is not None and (
+                pre.dtype != np.uint64 or len(pre) != n)):
             raise ValueError("cached catalog id index does not match its rows")
         return cls(cols, index=index, by_item=Groups.from_arrays("by_item", a),
                    generation=generation)

@@ -149,6 +149,11 @@ def test_columns_read_back_what_was_written(tmp_path) -> None:
     assert [keys.get(k) for k in ("a", "ab", "b", "ä", "", "c")] == [11, 13, 10, 12, 14, None]
     with pytest.raises(KeyError):
         keys["zz"]
+    # keys sharing their first 8 bytes (found by prefix, then bisection), one a prefix of another
+    many = [f"order-{i:06d}" for i in range(0, 3000, 7)] + ["order-", "order-0", "abc", "ab"]
+    keys = SortedKeys.build(many)
+    assert all(keys.get(k) == i for i, k in enumerate(many))
+    assert [keys.get(k) for k in ("order-000002", "order-00", "abcd", "a", "")] == [None] * 5
 
     g = Groups.build(np.asarray([2, -1, 0, 2, 1, 0]), ["z", "y", "x", "unused"])
     assert g.get("x") == [0, 3] and g.get("z") == [2, 5] and g.get("y") == [4]
