@@ -239,10 +239,10 @@ class VectorStore:
                 did = ix.maintain()  # the ANN index, once a table is large (hyrag.index.ann)
                 if did:
                     rep.ann[name] = did
-            for name in INDEX_NAMES:  # searched without LanceDB from the next process on
-                if progress is not None:
-                    progress(len(todo), len(todo) + 1, f"NumPy mirror of {name}")
-                self.mirror(name)
+            if progress is not None:
+                progress(len(todo), len(todo) + 1, "NumPy mirrors of the vector tables")
+        for name in INDEX_NAMES:  # searched without LanceDB from the next process on; written
+            self.mirror(name)  # here also when missing (a knowledge base indexed before them)
         if progress is not None and (todo or rep.ann):
             progress(len(todo), len(todo), "")  # the display's last line
         return rep
