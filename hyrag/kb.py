@@ -307,8 +307,28 @@ class KnowledgeBase:
         """Write the vectors of every source not yet indexed and drop those of superseded
         versions. Idempotent; a failed source stays pending and is retried next time.
         `progress(done, total, step)` is told each step as it starts (sources, tables
-        embedded, the approximate index). Returns a `hyrag.index.builder.SyncReport`."""
-        return self.horizon.sync(progress)
+        embedded, the approximate index). Then builds and saves the retrieval indexes (claim
+        catalog, BM25, name graph) unless they are saved for this store, so the first search
+        after an ingest does not build them. Returns a `hyrag.index.builder.SyncReport`."""
+        if progress is None:
+            rep = self.horizon.sync()
+            self.horizon.prepare()
+            return rep
+        held: list[int] = []
+
+        def relay(i: int, n: int, what: str) -> None:
+            if not what and i == n:  # the display's last line: said after the indexes too
+                held.append(n)
+            else:
+                progress(i, n, what)
+
+        rep = self.horizon.sync(relay)
+        n = held[-1] if held else 0
+        built = self.horizon.prepare(
+            lambda: progress(n, n + 1, "retrieval indexes (claim catalog, BM25, name graph)"))
+        if held or built:
+            progress(n if held else 1, n if held else 1, "")
+        return rep
 
     def search(self, question: str, k: int = 10, *, allowed_sources: set[str] | None = None,
                strategies: list[str] | None = None, expand: bool | None = None):  # noqa: ANN201

@@ -100,6 +100,12 @@ class Settings:
     ann_nprobes: int = 32  # IVF partitions probed per query
     ann_refine_factor: int = 2  # re-rank k x this candidates with full vectors (0: none)
     ann_rebuild_growth: float = 0.25  # retrain once unindexed rows exceed this share
+    # A vector table of at most this many vectors is also written as a float mirror (.npy,
+    # memory-mapped) and searched exactly with NumPy, without importing LanceDB (1.5-3 s of a
+    # fresh process); larger ones are searched by LanceDB's ANN index. Between ann_min_vectors
+    # and this, search is therefore exact where it was approximate (hyrag/index/mirror.py).
+    # 0: never mirror (always LanceDB).
+    ann_mirror_max_vectors: int = 250_000
     # --- SQL route ---
     sql_row_cap: int = 1000
     sql_timeout_s: float = 10.0

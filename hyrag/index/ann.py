@@ -50,6 +50,8 @@ class AnnSettings:
     `nprobes`: IVF partitions searched per query (more: higher recall, slower).
     `refine_factor`: candidates re-ranked with full vectors = k x this (0: none).
     `rebuild_growth`: retrain once unindexed rows exceed this share of the indexed rows.
+    `mirror_max_vectors`: a table of at most this many vectors is searched exactly from its
+    NumPy mirror without importing LanceDB (`hyrag.index.mirror`; 0: never).
     `partitions`: IVF partitions; 0 means one per `partition_rows` vectors (about 244 at one
     million). The textbook sqrt(n) (1,000 at one million) spread each neighbourhood over more
     partitions than 32 probes reach: recall@10 fell to 0.53 against 0.99 here (measured with
@@ -65,6 +67,7 @@ class AnnSettings:
     partition_rows: int = 4096  # vectors per IVF partition when `partitions` is 0
     sample_rate: int = 64  # training vectors per partition (LanceDB's default is 256)
     max_iterations: int = 20  # k-means iterations (LanceDB's default is 50)
+    mirror_max_vectors: int = 250_000
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index_type", AnnIndexType.parse(self.index_type))
@@ -72,7 +75,7 @@ class AnnSettings:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise SettingsError(f"ann_{name} must be a positive integer, got {v!r}")
-        for name in ("refine_factor", "partitions"):
+        for name in ("refine_factor", "partitions", "mirror_max_vectors"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise SettingsError(f"ann_{name} must be an integer >= 0, got {v!r}")
@@ -90,6 +93,7 @@ class AnnSettings:
             nprobes=s.ann_nprobes,  # type: ignore[attr-defined]
             refine_factor=s.ann_refine_factor,  # type: ignore[attr-defined]
             rebuild_growth=s.ann_rebuild_growth,  # type: ignore[attr-defined]
+            mirror_max_vectors=s.ann_mirror_max_vectors,  # type: ignore[attr-defined]
         )
 
     def needs_build(self, indexed: int, unindexed: int) -> bool:

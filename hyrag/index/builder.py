@@ -32,8 +32,18 @@ from pathlib import Path
 import numpy as np
 
 from hyrag.embed import Embedder
-from hyrag.index import VectorBatch, VectorIndex, open_index, resolve_backend
+from hyrag.index import (
+    INDEX_NAMES,
+    Hit,
+    VectorBatch,
+    VectorFilter,
+    VectorIndex,
+    open_index,
+    resolve_backend,
+)
+from hyrag.index import mirror as mirror_mod
 from hyrag.index.ann import AnnSettings
+from hyrag.index.mirror import VectorMirror, mirror_key
 from hyrag.index.sidecar import INDEXED_FILE, pending_sources, read_indexed, side_folder
 from hyrag.retrieve.summaries import RowCells, describe, kmeans, n_clusters, summary_id
 
@@ -84,6 +94,7 @@ class VectorStore:
         self.side = side_folder(self.folder, backend)
         self.side.mkdir(parents=True, exist_ok=True)
         self.summaries: dict[str, dict] = self._read(SUMMARIES_FILE, {})
+        self._mirrors: dict[str, tuple[str, VectorMirror | None]] = {}
         # Test hook: called with a step name; raising simulates a vector-store failure.
         self.fail_hook = None
         if resolve_backend(backend) == "numpy":
@@ -136,6 +147,47 @@ class VectorStore:
     def indexed(self) -> set[str]:
         return read_indexed(self.side)
 
+    # -- the NumPy mirror (hyrag.index.mirror) -------------------------------------------
+    def searcher(self, name: str) -> VectorSearcher:
+        """What the strategies search table `name` ("rows" or "claims") through: its mirror
+        when it has one, else the vector index (opened, and LanceDB imported, only then)."""
+        return VectorSearcher(self, name)
+
+    def mirror(self, name: str) -> VectorMirror | None:
+        """The NumPy mirror of table `name` for the sources indexed now: read memory-mapped,
+        or, when missing and the table is small enough, exported from LanceDB and saved (once
+        per knowledge base and sync: then every process reads it). None when the backend is
+        NumPy (already in memory) or the table is larger than `ann_mirror_max_vectors`."""
+        limit = (self.ann or AnnSettings()).mirror_max_vectors
+        if limit <= 0 or resolve_backend(self.backend) != "lance":
+            return None
+        indexed = self.indexed()
+        model = self.side / f"{name}.model.json"  # the table's embedding model, as LanceDB's
+        key = mirror_key(indexed, model.read_text() if model.exists() else "")
+        cached = self._mirrors.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        got = mirror_mod.load(self.side, name, key)
+        if got is None:
+            ix = self.rows if name == "rows" else self.claims
+            tbl = getattr(ix, "_tbl", None)
+            n = 0 if tbl is None else ix.count()
+            if n > limit:
+                self._mirrors[name] = (key, None)
+                return None
+            import pyarrow as pa
+
+            arrow = tbl.to_arrow() if tbl is not None else pa.table(
+                {"id": pa.array([], pa.string()), "source_id": pa.array([], pa.string()),
+                 "kind": pa.array([], pa.string()), "table_name": pa.array([], pa.string()),
+                 "ok_lo": pa.array([], pa.float64()), "ok_hi": pa.array([], pa.float64()),
+                 "vector": pa.array([], pa.list_(pa.float32(), 1))})
+            got = VectorMirror.from_arrow(arrow, indexed)
+            if mirror_mod.save(self.side, name, key, got):
+                got = mirror_mod.load(self.side, name, key) or got  # the memory-mapped copy
+        self._mirrors[name] = (key, got)
+        return got
+
     def pending(self) -> list[str]:
         return pending_sources(self.con, self.side)
 
@@ -187,6 +239,10 @@ class VectorStore:
                 did = ix.maintain()  # the ANN index, once a table is large (hyrag.index.ann)
                 if did:
                     rep.ann[name] = did
+            if progress is not None:
+                progress(len(todo), len(todo) + 1, "NumPy mirrors of the vector tables")
+        for name in INDEX_NAMES:  # searched without LanceDB from the next process on; written
+            self.mirror(name)  # here also when missing (a knowledge base indexed before them)
         if progress is not None and (todo or rep.ann):
             progress(len(todo), len(todo), "")  # the display's last line
         return rep
@@ -330,3 +386,18 @@ class VectorStore:
             self.summaries[sid] = meta
         self._write(SUMMARIES_FILE, self.summaries)
         return len(ids)
+
+
+class VectorSearcher:
+    """One table's search as the strategies see it: from the NumPy mirror when there is one
+    for the sources indexed now (no LanceDB import), else from the vector index itself."""
+
+    def __init__(self, store: VectorStore, name: str) -> None:
+        self.store, self.name = store, name
+
+    def search(self, vector: np.ndarray, k: int, flt: VectorFilter | None = None) -> list[Hit]:
+        m = self.store.mirror(self.name)
+        if m is not None:
+            return m.search(vector, k, flt)
+        ix = self.store.rows if self.name == "rows" else self.store.claims
+        return ix.search(vector, k, flt)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-_HORIZON_NAMES = frozenset({"Horizon", "STRATEGIES", "BM25_CACHE", "GRAPH_CACHE"})
+_HORIZON_NAMES = frozenset({"Horizon", "STRATEGIES", "RETRIEVAL_CACHE"})
 
 if TYPE_CHECKING:
-    from hyrag.retrieve.horizon import BM25_CACHE, GRAPH_CACHE, STRATEGIES, Horizon
+    from hyrag.retrieve.horizon import RETRIEVAL_CACHE, STRATEGIES, Horizon
 
 
 def __getattr__(name: str) -> object:
@@ -27,4 +27,4 @@ def __getattr__(name: str) -> object:
     return value
 
 
-__all__ = ["BM25_CACHE", "GRAPH_CACHE", "STRATEGIES", "Horizon"]
+__all__ = ["RETRIEVAL_CACHE", "STRATEGIES", "Horizon"]

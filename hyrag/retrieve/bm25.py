@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from hyrag.retrieve.columns import SortedKeys
 from hyrag.retrieve.text import tokens
 
 K1, B = 1.2, 0.75
@@ -47,7 +48,7 @@ class BM25Index:
                 rows.append(tid)
                 cols.append(d)
                 cols.append(c)  # interleaved (doc, tf) pairs, split below
-        self.vocab = vocab
+        self.vocab: dict[str, int] | SortedKeys = vocab
         self.n_docs = len(lengths)
         self.doc_len = np.asarray(lengths, dtype=np.float32)
         self.avgdl = float(self.doc_len.mean()) if self.n_docs else 1.0
@@ -58,7 +59,7 @@ class BM25Index:
         order = np.argsort(term, kind="stable")
         self.post_doc = pairs[order, 0].astype(np.int32)
         self.post_tf = pairs[order, 1].astype(np.float32)
-        self.post_term = term[order].astype(np.int32)
+        self._post_term: np.ndarray | None = term[order].astype(np.int32)
         counts = np.bincount(term, minlength=len(vocab)) if len(term) else np.zeros(0, np.int64)
         self.offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.visible: np.ndarray | None = None  # None: every document (see `restrict`)
@@ -66,33 +67,46 @@ class BM25Index:
 
     # -- saved between processes (hyrag.kbcache) ---------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray]:
-        """The postings and lengths (what the constructor tokenised for); the term column and
-        the statistics are recomputed on load, they are a few vector operations."""
-        terms = "\n".join(sorted(self.vocab, key=self.vocab.__getitem__)).encode("utf-8")
-        # one UTF-8 buffer (a token never holds a newline): a fixed-width string array would
-        # pad every term to the longest one's width, four bytes a character
-        return {"terms": np.frombuffer(terms, dtype=np.uint8), "doc_len": self.doc_len,
-                "post_doc": self.post_doc, "post_tf": self.post_tf, "offsets": self.offsets,
+        """The postings, lengths and vocabulary (what the constructor tokenised for); the
+        statistics are recomputed on load, they are a few vector operations."""
+        vocab = self.vocab
+        if not isinstance(vocab, SortedKeys):
+            terms = sorted(vocab, key=vocab.__getitem__)
+            vocab = SortedKeys.build(terms, [vocab[t] for t in terms])
+        return {**vocab.to_arrays("vocab"), "doc_len": self.doc_len, "post_doc": self.post_doc,
+                "post_tf": self.post_tf, "offsets": self.offsets,
                 "params": np.asarray([self.k1, self.b], dtype=np.float64)}
 
     @classmethod
     def from_arrays(cls, a: dict[str, np.ndarray]) -> BM25Index:
-        """The index `to_arrays` described, without tokenising the corpus again."""
+        """The index `to_arrays` described (arrays usually memory-mapped), without tokenising
+        the corpus again or building a dict of its vocabulary (a term is found by bisection)."""
         out = cls.__new__(cls)
         out.k1, out.b = (float(x) for x in a["params"])
-        text = a["terms"].tobytes().decode("utf-8")
-        out.vocab = {t: i for i, t in enumerate(text.split("\n"))} if text else {}
-        out.doc_len = a["doc_len"].astype(np.float32, copy=False)
+        out.vocab = SortedKeys.from_arrays("vocab", a)
+        out.doc_len = a["doc_len"]
         out.n_docs = len(out.doc_len)
         out.avgdl = float(out.doc_len.mean()) if out.n_docs else 1.0
-        out.post_doc = a["post_doc"].astype(np.int32, copy=False)
-        out.post_tf = a["post_tf"].astype(np.float32, copy=False)
-        out.offsets = a["offsets"].astype(np.int64, copy=False)
-        counts = np.diff(out.offsets)  # each term's postings are contiguous: the term column
-        out.post_term = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+        out.post_doc, out.post_tf, out.offsets = a["post_doc"], a["post_tf"], a["offsets"]
+        kinds = {"doc_len": "f", "post_doc": "i", "post_tf": "f", "offsets": "i"}
+        if any(a[k].dtype.kind != v for k, v in kinds.items()) or (
+                len(out.offsets) != len(out.vocab) + 1
+                or int(out.offsets[-1]) != len(out.post_doc)
+                or len(out.post_tf) != len(out.post_doc)):
+            raise ValueError("cached BM25 arrays do not fit together")
+        out._post_term = None
         out.visible = None
-        out._stats(counts.astype(np.float64), out.n_docs, out.avgdl)
+        out._stats(np.diff(out.offsets).astype(np.float64), out.n_docs, out.avgdl)
         return out
+
+    @property
+    def post_term(self) -> np.ndarray:
+        """Each posting's term (only `restrict` needs it; each term's postings are contiguous,
+        so it is rebuilt from the offsets when asked)."""
+        if self._post_term is None:
+            counts = np.diff(self.offsets)
+            self._post_term = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+        return self._post_term
 
     def _stats(self, df: np.ndarray, n: int, avgdl: float) -> None:
         self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)

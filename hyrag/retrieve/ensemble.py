@@ -158,8 +158,7 @@ class Scope:
 
 
 def _latest_index(cat: ClaimCatalog, visible: np.ndarray | None) -> int | None:
-    has_key = np.fromiter((k is not None for k in cat.time_keys.tolist()), bool, len(cat))
-    timed = ~np.isnan(cat.order_keys) & has_key
+    timed = ~np.isnan(cat.order_keys) & cat.time_keys.notnull()
     if visible is not None:
         timed &= visible
     idx = np.flatnonzero(timed)
@@ -389,7 +388,7 @@ class EnsembleRetriever:
         graph = self.graph if graph is None else graph
         have = {cid for cid, _ in fused}
         extra: dict[str, tuple[float, str]] = {}
-        visible = set(self.cat.source_ids[mask].tolist())
+        visible = self.cat.source_ids.distinct(mask)
         for cid, score in fused[: self.settings.horizon_max]:
             i = self.cat.index.get(cid)
             if i is None or not self.cat.entities[i]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hyrag.retrieve.catalog import ClaimCatalog
+from hyrag.retrieve.columns import Groups, LabelledGroups, TextColumn
 from hyrag.retrieve.text import STOPWORDS, norm_phrase, tokens
 
 FUZZY_MIN_LEN = 5
@@ -69,6 +70,10 @@ def allowed_edits(n: int) -> int:
     return 0 if n < FUZZY_MIN_LEN else 1 if n < 9 else 2
 
 
+VALUE_ROLES = ("categorical", "id", "text")  # cells whose value names their row
+MAX_VALUE_CHARS = 60  # a longer cell value is prose, not a name
+
+
 class EntityGraph:
     def __init__(
         self,
@@ -82,82 +87,75 @@ class EntityGraph:
         claim confidences to break ties with (default the catalog's)."""
         self.cat = cat
         self.conf = cat.conf if conf is None else conf
-        self._relation_rows = list(relations)
-        relations = self._relation_rows
-        self.by_entity: dict[str, list[int]] = defaultdict(list)
-        self.by_value: dict[str, set[str]] = defaultdict(set)
-        self.by_table: dict[str, str] = {}
-        idx = range(len(cat)) if visible is None else np.flatnonzero(visible).tolist()
-        ents, kinds, roles = cat.entities.tolist(), cat.kinds.tolist(), cat.roles.tolist()
-        vals, items = cat.values.tolist(), cat.item_ids.tolist()
-        for i in idx:
-            ent, kind, role, val, item = ents[i], kinds[i], roles[i], vals[i], items[i]
-            if ent:
-                self.by_entity[norm_phrase(ent)].append(i)
-            if (
-                kind == "cell"
-                and item
-                and val
-                and len(val) <= 60
-                and role in ("categorical", "id", "text")
-            ):
-                self.by_value[norm_phrase(val)].add(item)
-        tables = cat.tables if visible is None else cat.tables[np.asarray(visible, dtype=bool)]
-        for t in set(tables.tolist()):
-            if t:
-                self.by_table[norm_phrase(t.replace("_", " "))] = t
-        # (relation, other end, source of the sentence that stated it): expansion may only
-        # follow a relation whose source the subject may see, or the hop itself would leak it.
-        self.relations: dict[str, list[tuple[str, str, str | None]]] = defaultdict(list)
-        for head, rel, tail, *src in relations:
-            h, t = norm_phrase(head), norm_phrase(tail)
-            source = src[0] if src else None
-            self.relations[h].append((rel, t, source))
-            self.relations[t].append((rel, h, source))
-        self._index_keys()
-
-    def _index_keys(self) -> None:
-        """The lookup keys and their bigram postings, from the name tables above."""
-        self.keys = {
-            k
-            for k in (*self.by_entity, *self.by_value, *self.by_table)
-            if k and k not in STOPWORDS and len(k) > 1
-        }
-        # Bigram postings bucketed by key length: a fuzzy lookup reads only the lengths its
-        # edit budget allows, so a million ids ("ord-0000001") never crowd a word's candidates.
-        # Keys holding digits are left out: a question phrase with a digit is never fuzzy-
-        # matched, and each digit of a key would cost an edit against a digit-free phrase.
-        self._tri: dict[tuple[str, int], list[str]] = defaultdict(list)
-        for k in self.keys:
-            if len(k) >= FUZZY_MIN_LEN - 1 and not any(c.isdigit() for c in k):
-                for g in _grams(k):
-                    self._tri[(g, len(k))].append(k)
+        self._relation_rows = [tuple(r) for r in relations]
+        self.by_entity, self.by_value, self.by_table = _name_tables(cat, visible)
+        self.relations = _relation_map(self._relation_rows)
+        self._fuzzy_keys: list[str] | None = None
+        self._tri_index: dict[tuple[str, int], list[str]] | None = None
         self._attr_tokens: dict[str, set[str]] = {}
 
+    def is_key(self, key: str) -> bool:
+        """Whether `key` is a name of the lookup table (a claim entity, a naming cell value, a
+        table)."""
+        return (bool(key) and key not in STOPWORDS and len(key) > 1
+                and (key in self.by_entity or key in self.by_value or key in self.by_table))
+
+    @property
+    def keys(self) -> set[str]:
+        """Every name of the lookup table (decodes them all: for tests and diagnostics)."""
+        return {k for k in (*self.by_entity, *self.by_value, *self.by_table) if self.is_key(k)}
+
+    def fuzzy_keys(self) -> list[str]:
+        """The names a misspelt phrase may match: five letters or more (four with one edit
+        allowed), no digit. A question phrase with a digit is never fuzzy-matched, and each
+        digit of a key would cost an edit against a digit-free phrase."""
+        if self._fuzzy_keys is None:
+            self._fuzzy_keys = sorted(
+                k for k in {*self.by_entity, *self.by_value, *self.by_table}
+                if len(k) >= FUZZY_MIN_LEN - 1 and not any(c.isdigit() for c in k)
+                and self.is_key(k))
+        return self._fuzzy_keys
+
+    @property
+    def _tri(self) -> dict[tuple[str, int], list[str]]:
+        """Bigram postings bucketed by key length, built at the first fuzzy lookup: a lookup
+        reads only the lengths its edit budget allows, so a million ids ("ord-0000001") never
+        crowd a word's candidates."""
+        if self._tri_index is None:
+            tri: dict[tuple[str, int], list[str]] = defaultdict(list)
+            for k in self.fuzzy_keys():
+                for g in sorted(_grams(k)):
+                    tri[(g, len(k))].append(k)
+            self._tri_index = tri
+        return self._tri_index
+
     # -- saved between processes (hyrag.kbcache) ---------------------------------------------
-    def to_state(self) -> dict:
-        """The name tables as JSON values (item sets as sorted lists); the keys and bigram
-        postings are derived again on load."""
-        return {
-            "by_entity": self.by_entity,
-            "by_value": {k: sorted(v) for k, v in self.by_value.items()},
-            "by_table": self.by_table,
-            "relations": self.relations,
-            "relation_rows": self._relation_rows,
-        }
+    def to_arrays(self) -> tuple[dict[str, np.ndarray], dict]:
+        """The name tables as arrays (names -> claims, names -> items) and the small rest
+        (tables, relations, fuzzy keys) as JSON values."""
+        if not isinstance(self.by_entity, Groups) or not isinstance(self.by_value,
+                                                                    LabelledGroups):
+            raise TypeError("only a graph built over a catalog is saved")
+        arrays = {**self.by_entity.to_arrays("by_entity"),
+                  **self.by_value.groups.to_arrays("by_value")}
+        state = {"by_table": self.by_table, "relation_rows": self._relation_rows,
+                 "fuzzy_keys": self.fuzzy_keys()}
+        return arrays, state
 
     @classmethod
-    def from_state(cls, cat: ClaimCatalog, state: dict) -> EntityGraph:
-        """The graph `to_state` described, over the same catalog (same claims, same order)."""
+    def from_arrays(cls, cat: ClaimCatalog, arrays: dict[str, np.ndarray], state: dict
+                    ) -> EntityGraph:
+        """The graph `to_arrays` described, over the same catalog (same claims, same order)."""
         out = cls.__new__(cls)
         out.cat, out.conf = cat, cat.conf
         out._relation_rows = [tuple(r) for r in state["relation_rows"]]
-        out.by_entity = defaultdict(list, state["by_entity"])
-        out.by_value = defaultdict(set, {k: set(v) for k, v in state["by_value"].items()})
-        out.by_table = dict(state["by_table"])
-        out.relations = defaultdict(list, {k: [tuple(r) for r in v]
-                                           for k, v in state["relations"].items()})
-        out._index_keys()
+        out.by_entity = Groups.from_arrays("by_entity", arrays)
+        out.by_value = LabelledGroups(Groups.from_arrays("by_value", arrays), cat.item_ids.pool)
+        out.by_table = {str(k): str(v) for k, v in state["by_table"].items()}
+        out.relations = _relation_map(out._relation_rows)
+        out._fuzzy_keys = [str(k) for k in state["fuzzy_keys"]]
+        out._tri_index = None
+        out._attr_tokens = {}
         return out
 
     def restrict(
@@ -186,7 +184,7 @@ class EntityGraph:
                     m = (
                         self._fuzzy(phrase)
                         if fuzzy
-                        else (Mention(phrase, phrase, 1.0) if phrase in self.keys else None)
+                        else (Mention(phrase, phrase, 1.0) if self.is_key(phrase) else None)
                     )
                     if m is not None:
                         found.append(m)
@@ -258,17 +256,26 @@ class EntityGraph:
         idx = idx[mask[idx]]  # the pre-filter, before any ranking
         if not idx.size:
             return []
-        n = len(names)
-        out = []
-        for i in idx.tolist():
-            s = about[i] / n + self.attr_match(self.cat.attributes[i], q_tokens)
-            if tables:
-                s += 0.5 * (self.cat.tables[i] in tables)
-            if exact_period is not None:
-                s += 0.5 * bool(exact_period[i])
-            out.append((i, s / (2.0 + 0.5 * bool(tables) + 0.5 * (exact_period is not None))))
-        out.sort(key=lambda t: (-t[1], -self.conf[t[0]], self.cat.ids[t[0]]))
-        return out[:limit]
+        # Scored column-wise: one attribute match per distinct attribute, the table bonus by
+        # code (a popular name reaches tens of thousands of claims at 1.1 M)
+        attrs = self.cat.attributes
+        a_codes = attrs.codes[idx]
+        uniq, inv = np.unique(a_codes, return_inverse=True)
+        a_score = np.asarray([0.0 if c < 0 else self.attr_match(attrs.pool.text(int(c)),
+                                                                q_tokens) for c in uniq])
+        s = np.fromiter((about[i] for i in idx.tolist()), dtype=np.float64, count=idx.size)
+        s = s / len(names) + a_score[inv.ravel()]
+        if tables:
+            s += 0.5 * self.cat.tables.isin(tables)[idx]
+        if exact_period is not None:
+            s += 0.5 * np.asarray(exact_period, dtype=bool)[idx]
+        s = s / (2.0 + 0.5 * bool(tables) + 0.5 * (exact_period is not None))
+        # best first; ties: the more confident claim, then the smaller id (rows are in id
+        # order when the catalog's index is its own pool)
+        ids = idx if self.cat.index.values is None else np.asarray(
+            [self.cat.ids[int(i)] for i in idx])
+        order = np.lexsort((ids, -np.asarray(self.conf)[idx], -s))[:limit]
+        return [(int(idx[j]), float(s[j])) for j in order]
 
     def neighbours(
         self, entity: str, allowed_sources: set[str] | None = None
@@ -280,3 +287,64 @@ class EntityGraph:
             for rel, other, source in self.relations.get(norm_phrase(entity), ())
             if allowed_sources is None or source in allowed_sources
         ]
+
+
+def _relation_map(rows: list[tuple]) -> dict[str, list[tuple[str, str, str | None]]]:
+    """(relation, other end, source of the sentence that stated it) per normalised name:
+    expansion may only follow a relation whose source the subject may see, or the hop itself
+    would leak it."""
+    out: dict[str, list[tuple[str, str, str | None]]] = defaultdict(list)
+    for head, rel, tail, *src in rows:
+        h, t = norm_phrase(head), norm_phrase(tail)
+        source = src[0] if src else None
+        out[h].append((rel, t, source))
+        out[t].append((rel, h, source))
+    return out
+
+
+def _norm_keys(col: TextColumn, keep: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    """Each distinct value's normalised name as an index into the returned names (-1: none);
+    one normalisation per distinct value, not per claim. `keep`: which distinct values may
+    have a name at all."""
+    names: dict[str, int] = {}
+    values = col.pool.decoded()
+    code_key = np.full(len(values) + 1, -1, dtype=np.int64)  # the extra slot: a None value
+    for j, v in enumerate(values):
+        if v and (keep is None or keep[j]):
+            code_key[j] = names.setdefault(norm_phrase(v), len(names))
+    return code_key, list(names)
+
+
+def _name_tables(cat: ClaimCatalog, visible: np.ndarray | None
+                 ) -> tuple[Groups, LabelledGroups, dict[str, str]]:
+    """name -> claims about it (their entity), name -> items holding it (a naming cell value),
+    name -> table, over the `visible` claims (None: all)."""
+    vis = np.ones(len(cat), dtype=bool) if visible is None else np.asarray(visible, dtype=bool)
+    code_key, names = _norm_keys(cat.entities)
+    ent_key = code_key[cat.entities.codes]
+    ent_key[~vis] = -1
+    by_entity = Groups.build(ent_key, names)
+
+    short = cat.values.pool.lengths() <= MAX_VALUE_CHARS * 4  # bytes: a cheap first cut
+    values = cat.values.pool.decoded()
+    short &= np.fromiter((len(v) <= MAX_VALUE_CHARS for v in values), dtype=bool,
+                         count=len(values))
+    val_code_key, vnames = _norm_keys(cat.values, short)
+    items = cat.item_ids
+    item_ok = np.append(np.fromiter((bool(s) for s in items.pool.decoded()), dtype=bool,
+                                    count=len(items.pool)), False)
+    rows = vis & cat.kinds.isin(("cell",)) & cat.roles.isin(VALUE_ROLES)
+    rows &= item_ok[items.codes]
+    key = val_code_key[cat.values.codes]
+    rows &= key >= 0
+    pairs = np.unique(key[rows] * (len(items.pool) + 1) + items.codes[rows])
+    pair_key, pair_item = pairs // (len(items.pool) + 1), pairs % (len(items.pool) + 1)
+    groups = Groups.build(pair_key, vnames)
+    groups.members = pair_item[groups.members]
+    by_value = LabelledGroups(groups, items.pool)
+
+    by_table: dict[str, str] = {}
+    for t in sorted(cat.tables.distinct(vis)):
+        if t:
+            by_table[norm_phrase(t.replace("_", " "))] = t
+    return by_entity, by_value, by_table

@@ -9,8 +9,8 @@ four strategies and their fusion, assembled once and rebuilt when the knowledge 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -31,10 +31,12 @@ from hyrag.retrieve.strategies import (
 from hyrag.retrieve.temporal import Interval, latest_key, question_interval
 
 STRATEGIES = ("row_vectors", "claim_vectors", "lexical", "graph")
-# KB/cache/ files of the saved retrieval indexes, and the modules their layout depends on
-BM25_CACHE, GRAPH_CACHE = "bm25", "name_graph"
+# KB/cache/RETRIEVAL_CACHE.KEY/: the saved catalog, BM25 postings and name graph, and the
+# modules whose code decides their contents and layout (part of the key)
+RETRIEVAL_CACHE = "retrieval"
+_LEGACY_FILES = ("bm25.npz", "name_graph.json")
 _INDEX_CODE = ("hyrag.retrieve.bm25", "hyrag.retrieve.text", "hyrag.retrieve.graph",
-               "hyrag.retrieve.catalog")
+               "hyrag.retrieve.catalog", "hyrag.retrieve.columns", "hyrag.kbcache")
 
 
 class Horizon:
@@ -101,12 +103,11 @@ class Horizon:
     def retriever(self) -> EnsembleRetriever:
         gen = generation(self.con)
         if self._retriever is None or gen != self._gen:
-            cat = load_catalog(self.con)
-            bm25, graph = self._indexes(cat, gen)
+            cat, bm25, graph = self._indexes(gen)
             v = self.vectors
             strategies = [
-                RowVectorStrategy(v.rows, cat, graph),
-                ClaimVectorStrategy(v.claims, cat),
+                RowVectorStrategy(v.searcher("rows"), cat, graph),
+                ClaimVectorStrategy(v.searcher("claims"), cat),
                 LexicalStrategy(bm25, cat),
                 GraphStrategy(graph, cat),
             ]
@@ -114,8 +115,7 @@ class Horizon:
                 cat, graph, strategies, self.rsettings, v.summaries, self.embedder.info.label(),
                 con=self.con,  # issue 8: a restricted scope's counters over visible claims
             )
-            has_key = np.array([k is not None for k in cat.time_keys.tolist()], dtype=bool)
-            timed = np.flatnonzero(~np.isnan(cat.order_keys) & has_key)
+            timed = np.flatnonzero(~np.isnan(cat.order_keys) & cat.time_keys.notnull())
             self._latest = None
             if timed.size:
                 j = timed[np.argmax(cat.order_keys[timed])]
@@ -123,38 +123,62 @@ class Horizon:
             self._gen = gen
         return self._retriever
 
-    def _indexes(self, cat: ClaimCatalog, gen: tuple) -> tuple[BM25Index, EntityGraph]:
-        """BM25 postings and the name graph over `cat`: read from the knowledge-base folder
-        when saved there for these claims (`hyrag.kbcache`), else built and saved. Tokenising
-        every claim for BM25 was most of a fresh process's first search (~1.5 s on the sample
-        knowledge base). Saved for the whole store only: a subject's restricted statistics are
-        derived from these in memory (`BM25Index.restrict`, `EntityGraph.restrict`)."""
+    def prepare(self, announce: Callable[[], None] | None = None) -> bool:
+        """Build and save the retrieval indexes now unless saved for the current store (what
+        `kb.index()` calls after writing vectors, so the first search after an ingest opens
+        them instead of building them: ~35 s at 1.1 M claims). `announce()` is called before a
+        build starts (a progress display's step). True when it built them."""
+        from hyrag import kbcache
+
+        gen = generation(self.con)
+        if kbcache.persistable(self.store):
+            key = kbcache.cache_key(self.store, _INDEX_CODE, gen)
+            if (kbcache.columns_dir(self.store, RETRIEVAL_CACHE, key) / kbcache.MANIFEST).exists():
+                return False
+        if announce is not None:
+            announce()
+        self.retriever()
+        return True
+
+    def _indexes(self, gen: tuple) -> tuple[ClaimCatalog, BM25Index, EntityGraph]:
+        """The claim catalog, BM25 postings and name graph of the current claims: opened
+        memory-mapped from the knowledge-base folder when saved there for this store
+        generation (`hyrag.kbcache`), else built from the store and saved. Building them was
+        most of a fresh process's first search (~1.5 s on the sample knowledge base, ~50 s at
+        1.1 M claims: a Python object per claim and column, every claim tokenised). Saved for
+        the whole store only: a subject's restricted statistics are derived from these in
+        memory (`BM25Index.restrict`, `EntityGraph.restrict`)."""
         from hyrag import kbcache
 
         saved = kbcache.persistable(self.store)
-        key = ""
+        key = kbcache.cache_key(self.store, _INDEX_CODE, gen) if saved else ""
+        got = kbcache.read_columns(self.store, RETRIEVAL_CACHE, key) if saved else None
+        if got is not None:
+            arrays, state = got
+            try:
+                parts = {p: {k.split(".", 1)[1]: a for k, a in arrays.items()
+                             if k.startswith(p + ".")} for p in ("catalog", "bm25", "graph")}
+                cat = ClaimCatalog.from_arrays(parts["catalog"], gen)
+                bm25 = BM25Index.from_arrays(parts["bm25"])
+                graph = EntityGraph.from_arrays(cat, parts["graph"], state)
+                if bm25.n_docs == len(cat):
+                    return cat, bm25, graph
+            except (KeyError, TypeError, ValueError, IndexError):
+                pass  # a damaged or foreign folder: rebuilt below
+        cat = load_catalog(self.con)
+        bm25 = BM25Index(cat.texts.tolist())
+        rels = self.con.execute("SELECT head, relation, tail, source_id FROM relations").fetchall()
+        graph = EntityGraph(cat, rels)
         if saved:
-            ids = hashlib.sha256("\n".join(cat.ids.tolist()).encode()).hexdigest()
-            key = kbcache.cache_key(self.store, _INDEX_CODE, gen, len(cat), ids)
-        arrays = kbcache.read_arrays(self.store, BM25_CACHE, key) if saved else None
-        bm25 = BM25Index.from_arrays(arrays) if arrays is not None else None
-        if bm25 is None or bm25.n_docs != len(cat):
-            bm25 = BM25Index(cat.texts.tolist())
-            if saved:
-                kbcache.write_arrays(self.store, BM25_CACHE, key, bm25.to_arrays())
-        state = kbcache.read_json(self.store, GRAPH_CACHE, key) if saved else None
-        graph = None
-        if state is not None:
-            with contextlib.suppress(KeyError, TypeError, ValueError):
-                graph = EntityGraph.from_state(cat, state)
-        if graph is None:
-            rels = self.con.execute(
-                "SELECT head, relation, tail, source_id FROM relations"
-            ).fetchall()
-            graph = EntityGraph(cat, rels)
-            if saved:
-                kbcache.write_json(self.store, GRAPH_CACHE, key, graph.to_state())
-        return bm25, graph
+            g_arrays, g_state = graph.to_arrays()
+            arrays = {**{f"catalog.{k}": a for k, a in cat.to_arrays().items()},
+                      **{f"bm25.{k}": a for k, a in bm25.to_arrays().items()},
+                      **{f"graph.{k}": a for k, a in g_arrays.items()}}
+            if kbcache.write_columns(self.store, RETRIEVAL_CACHE, key, arrays, g_state):
+                for old in _LEGACY_FILES:  # what HyRAG saved before these arrays (~150 MB)
+                    with contextlib.suppress(OSError):
+                        kbcache.path_of(self.store, old, "").unlink(missing_ok=True)
+        return cat, bm25, graph
 
     def current_sources(self) -> frozenset[str]:
         return frozenset(
