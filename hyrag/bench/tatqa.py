@@ -60,6 +60,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
     p.add_argument("--plot", default=None, metavar="DIR",
                    help="write reliability and accuracy-by-answer-type PNGs (needs matplotlib)")
+    p.add_argument("--shared", type=int, default=None, metavar="N",
+                   help="latency instead: the first N documents in one knowledge base, kb.ask "
+                        "timed over their first --limit questions (default 100)")
     p.add_argument("--calibrate", action="store_true",
                    help="calibrate the abstention threshold on even documents, report on odd")
     from hyrag.llm.bench import add_arguments as llm_arguments  # --llm, --llm-steps
@@ -247,6 +250,10 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
                         program_weights=args.weights)
+    if args.shared:
+        from hyrag.bench.tatqa_shared import run_shared
+
+        return run_shared(args, docs, settings)
     llm = llm_bench.client(args, settings)  # --llm: the configured endpoint, else None
     results: list[dict] = []
     t0 = time.perf_counter()
