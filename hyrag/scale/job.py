@@ -26,7 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from hyrag.errors import HyragError, ScaleError
+from hyrag.errors import HyragError, IngestFailed, ScaleError
 from hyrag.ingestion import TableKey
 from hyrag.scale.layout import FailedFile, Manifest, write_dataset
 from hyrag.scale.merge import Merger, MergeReport, claim_set_digest
@@ -35,6 +35,7 @@ from hyrag.settings import Settings
 from hyrag.store import Store
 
 INSTALL_HINT = "pip install 'hyrag[scale]'"
+DEFAULT_WORKERS = 2
 # A local Ray instance this job starts: bounded, because the machine is shared (the object store
 # holds results between a task's end and the driver's fetch; larger ones spill to disk).
 RAY_OBJECT_STORE_BYTES = 500 * 2**20
@@ -134,15 +135,18 @@ def run(
     paths: Iterable[str | os.PathLike[str]],
     location: str | os.PathLike[str],
     *,
-    workers: int = 2,
+    workers: int = DEFAULT_WORKERS,
     settings: Settings | None = None,
     tenant: str = "default",
     classification: str = "internal",
+    keep_going: bool = False,
     progress: Callable[[int, int, str], None] | None = None,
     executor: str = "ray",
 ) -> JobReport:
     """Ingest `paths` (folders expanded, sorted, as `hyrag ingest` does) with `workers` tasks at
-    a time and write the dataset at `location`. `executor="inline"` runs the tasks one after
+    a time and write the dataset at `location`. A file that fails is reported with its error;
+    without `keep_going` any failure writes nothing (every failed file named), with it the
+    dataset holds the other files and its manifest lists the failed. `executor="inline"` runs the tasks one after
     another in this process (no Ray): the same merge and layout, for tests and debugging."""
     from hyrag.kb import expand_paths
 
@@ -163,8 +167,14 @@ def run(
             t0 = time.perf_counter()
             merged, stats = _ingest(runner, files, store, progress)
             t1 = time.perf_counter()
-            digest = claim_set_digest(store)
             failed = tuple(FailedFile(r.path, r.error or "") for r in merged.failed)
+            if failed and not keep_going:
+                shown = "; ".join(f.error for f in failed[:5])
+                more = f"; and {len(failed) - 5} more" if len(failed) > 5 else ""
+                raise IngestFailed(
+                    f"{len(failed)} of {len(files)} file(s) failed, nothing written (keep going "
+                    f"to write the others: --keep-going): {shown}{more}")
+            digest = claim_set_digest(store)
             manifest = write_dataset(
                 store, dest, claim_digest=digest, files=len(files), failed=failed,
                 engine={"name": executor, "workers": workers,
