@@ -589,12 +589,18 @@ def _bench_coldstart():  # noqa: ANN202
     return coldstart
 
 
+def _bench_scale():  # noqa: ANN202
+    from hyrag.bench import scale
+
+    return scale
+
+
 BENCHES: dict[str, Callable[[], object]] = {
     "ingest": _bench_ingest, "ecr": _bench_ecr,
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
-    "coldstart": _bench_coldstart,
+    "coldstart": _bench_coldstart, "scale": _bench_scale,
 }
 
 
