@@ -95,9 +95,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import importlib.util
+
     from hyrag.scale import job
 
-    job.require_ray()
+    if importlib.util.find_spec("ray") is None:  # said before the corpus is made; not imported
+        job.require_ray()  # here: Ray reads its environment when imported (job.local_ray_env)
     files = args.files or (LARGE_FILES if args.large else SMALL_FILES)
     rows = LARGE_ROWS if args.large else SMALL_ROWS
     if files < 1 or args.workers < 1:

@@ -17,6 +17,7 @@ sibling folder and renamed into place. A file that fails is reported with its er
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -224,6 +225,8 @@ def _runner(executor: str, workers: int, settings: Settings, tenant: str,
         return
     if executor != "ray":
         raise ScaleError(f"unknown executor {executor!r} (ray, inline)")
+    if "ray" not in sys.modules:  # not imported, so not connected: a local instance it is
+        local_ray_env()
     ray = require_ray()
     started = not ray.is_initialized()
     t0 = time.perf_counter()
@@ -237,11 +240,19 @@ def _runner(executor: str, workers: int, settings: Settings, tenant: str,
             ray.shutdown()
 
 
-def start_local_ray(workers: int, *, object_store_bytes: int = RAY_OBJECT_STORE_BYTES) -> None:
-    """A Ray instance on this machine only: `workers` CPUs, a bounded object store, no
-    dashboard, bound to 127.0.0.1 (`RAY_LOCAL_ENV`, set before Ray reads it)."""
+def local_ray_env() -> None:
+    """Set `RAY_LOCAL_ENV` (where not set already). Ray reads it when it is first imported, so
+    this must run before `import ray` to take effect; a process that has imported Ray may be
+    connected to a cluster, and is left as it is."""
     for k, v in RAY_LOCAL_ENV.items():
         os.environ.setdefault(k, v)
+
+
+def start_local_ray(workers: int, *, object_store_bytes: int = RAY_OBJECT_STORE_BYTES) -> None:
+    """A Ray instance on this machine only: `workers` CPUs, a bounded object store, no
+    dashboard; bound to 127.0.0.1 when Ray was first imported after `local_ray_env`."""
+    if "ray" not in sys.modules:
+        local_ray_env()
     ray = require_ray()
     ray.init(num_cpus=workers, include_dashboard=False, object_store_memory=object_store_bytes,
              log_to_driver=False, configure_logging=False)

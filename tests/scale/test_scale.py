@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from hyrag.scale import job
+
+job.local_ray_env()  # before Ray is imported: it binds 127.0.0.1 only, reports no usage
 ray = pytest.importorskip(
     "ray", reason="the 'scale' extra is not installed (pip install 'hyrag[scale]'; make "
     "test-scale runs these tests)")
 
 import hyrag  # noqa: E402 - after the skip: nothing below runs without Ray
-from hyrag.scale import job  # noqa: E402
 from hyrag.scale.layout import DATA_TABLES, MANIFEST, is_dataset  # noqa: E402
 from hyrag.scale.merge import claim_set_digest  # noqa: E402
 from tests.conftest import SAMPLE  # noqa: E402
@@ -76,12 +78,13 @@ def single(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
 def distributed(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     job.start_local_ray(2)
     try:
+        gcs = ray.get_runtime_context().gcs_address
         loc = tmp_path_factory.mktemp("dist") / "dataset"
         report = job.run([corpus], loc, workers=2, keep_going=True)
     finally:
         ray.shutdown()
     kb = hyrag.open(loc)
-    yield report, kb
+    yield report, kb, gcs
     kb.close()
 
 
@@ -93,6 +96,11 @@ def _rows(store, table: str) -> list[tuple]:
     return sorted(store.con.execute(f'SELECT {sel} FROM "{table}"').fetchall(), key=repr)
 
 
+def test_the_local_ray_instance_listens_on_loopback_only(distributed):
+    _, _, gcs = distributed
+    assert gcs.startswith("127.0.0.1:")
+
+
 def test_the_corpus_is_large_and_mixed(corpus):
     files = [p for p in corpus.rglob("*") if p.is_file()]
     assert len(files) >= 20
@@ -101,7 +109,7 @@ def test_the_corpus_is_large_and_mixed(corpus):
 
 def test_ray_ingest_gives_the_same_claim_set(single, distributed):
     kb1, _ = single
-    report, kb2 = distributed
+    report, kb2, _ = distributed
     assert claim_set_digest(kb1.store) == claim_set_digest(kb2.store) \
         == report.manifest.claim_digest
     assert _rows(kb1.store, "claims") == _rows(kb2.store, "claims")
@@ -113,7 +121,7 @@ def test_ray_ingest_gives_the_same_claim_set(single, distributed):
 
 def test_ray_ingest_gives_the_same_tables(single, distributed):
     kb1, _ = single
-    _, kb2 = distributed
+    _, kb2, _ = distributed
     assert kb1.store.user_tables() == kb2.store.user_tables()
     assert "sales_2" in kb2.store.user_tables()  # named as the second `sales` in file order
     for table in (*DATA_TABLES, *kb1.store.user_tables()):
@@ -122,7 +130,7 @@ def test_ray_ingest_gives_the_same_tables(single, distributed):
 
 def test_failed_duplicate_and_renamed_files_are_reported(corpus, single, distributed):
     _, errors = single
-    report, kb2 = distributed
+    report, kb2, _ = distributed
     assert [f.file for f in report.failed] == [str(corpus / "zz_more" / "orders.csv")]
     assert report.failed[0].error == " ".join(str(errors[0]).split())  # the same one line
     assert report.unchanged == (str(corpus / "zz_more" / "hr_copy.csv"),)
@@ -135,7 +143,7 @@ def test_failed_duplicate_and_renamed_files_are_reported(corpus, single, distrib
 
 def test_sql_search_and_ask_answer_the_same(single, distributed):
     kb1, _ = single
-    _, kb2 = distributed
+    _, kb2, _ = distributed
     query = ("SELECT region, round(sum(revenue), 2) AS revenue FROM sales "
              "GROUP BY region ORDER BY revenue DESC")
     assert kb1.sql(query).rows == kb2.sql(query).rows
@@ -149,7 +157,7 @@ def test_sql_search_and_ask_answer_the_same(single, distributed):
 
 
 def test_the_dataset_is_recognised_and_complete(corpus, distributed):
-    report, kb2 = distributed
+    report, kb2, _ = distributed
     loc = Path(report.location)
     assert is_dataset(loc) and (loc / MANIFEST).is_file()
     assert kb2.dataset == loc and kb2.path == loc / ".hyrag-kb"
