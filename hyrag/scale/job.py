@@ -166,7 +166,8 @@ def run(
         store = Store(tmp)
         try:
             t0 = time.perf_counter()
-            merged, stats = _ingest(runner, files, store, progress)
+            with store.transaction():  # one commit for the merge (Merger's docstring says why)
+                merged, stats = _ingest(runner, files, store, progress)
             t1 = time.perf_counter()
             failed = tuple(FailedFile(r.path, r.error or "") for r in merged.failed)
             if failed and not keep_going:

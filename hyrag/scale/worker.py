@@ -65,7 +65,7 @@ def ingest_file(
     never an exception: the job reports every failed file and goes on."""
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="hyrag-scale-") as tmp:
-        store = Store(tmp)
+        store = Store(tmp, in_memory=True)
         try:
             ing = Ingestor(store, settings, link_on_write=False, table_names=table_names)
             try:
