@@ -113,9 +113,9 @@ class Ingestor:
     `link_on_write=False` leaves out the per-file supports / contradicts / negates links: a
     distributed ingest writes each file into a scratch store of its own, where there is nothing
     to link against, and links the whole set once afterwards (`link_claims`). `table_names`
-    gives the names of the next file's tables by `TableKey` (the distributed ingest's second
-    pass, when a name chosen alone clashes with an earlier file's); `namings` says how the
-    last file's tables were named."""
+    gives table names by `TableKey` for the files this Ingestor writes (the distributed
+    ingest's second pass, one Ingestor per file, when a name chosen alone clashes with an
+    earlier file's); `namings` says how the last file's tables were named."""
 
     def __init__(
         self, store: Store, settings: Settings, *, link_on_write: bool = True,

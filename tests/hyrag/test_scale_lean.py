@@ -14,6 +14,7 @@ import pytest
 import hyrag
 from hyrag.cli import main
 from hyrag.errors import IngestFailed, ScaleError
+from hyrag.ingestion import choose_table_name
 from hyrag.scale import job
 from hyrag.scale.layout import MANIFEST, is_dataset
 from hyrag.scale.merge import claim_set_digest
@@ -31,6 +32,13 @@ def corpus(tmp_path: Path) -> Path:
     shutil.copy(SAMPLE / "conflicts" / "crm_revenue.csv", c / "zz_crm_copy.csv")
     (c / "b" / "a_sales.csv").write_text("region,year,revenue\nNorth,2024,1\n", encoding="utf-8")
     return c
+
+
+def test_table_names_are_chosen_as_one_store_chooses_them():
+    assert choose_table_name("Sales 2024", []) == "sales_2024"
+    assert choose_table_name("sales", ["Sales", "sales_2"]) == "sales_3"
+    assert choose_table_name("claims", []) == "t_claims"  # the engine's own name
+    assert choose_table_name("", []) == "table"
 
 
 def test_engine_ray_without_ray_says_how_to_install(tmp_path, capsys, monkeypatch):
