@@ -6,6 +6,9 @@ Runs against a local Ray instance of 2 CPUs bound to 127.0.0.1 (`make test-scale
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import shutil
 from pathlib import Path
 
@@ -19,7 +22,8 @@ ray = pytest.importorskip(
     "test-scale runs these tests)")
 
 import hyrag  # noqa: E402 - after the skip: nothing below runs without Ray
-from hyrag.scale.layout import DATA_TABLES, MANIFEST, is_dataset  # noqa: E402
+from hyrag.cli import main  # noqa: E402
+from hyrag.scale.layout import DATA_TABLES, MANIFEST, Manifest, is_dataset  # noqa: E402
 from hyrag.scale.merge import claim_set_digest  # noqa: E402
 from tests.conftest import SAMPLE  # noqa: E402
 
@@ -76,15 +80,21 @@ def single(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def distributed(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The command a user runs, `hyrag ingest --engine ray ... --json`, on a local instance
+    started first (the job joins it) so the test can ask Ray where it listens."""
     job.start_local_ray(2)
     try:
         gcs = ray.get_runtime_context().gcs_address
         loc = tmp_path_factory.mktemp("dist") / "dataset"
-        report = job.run([corpus], loc, workers=2, keep_going=True)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["ingest", "--engine", "ray", "--workers", "2", str(corpus),
+                         "--kb", str(loc), "--keep-going", "--json"])
     finally:
         ray.shutdown()
+    report = json.loads(out.getvalue())
     kb = hyrag.open(loc)
-    yield report, kb, gcs
+    yield {**report, "exit_code": code}, kb, gcs
     kb.close()
 
 
@@ -110,8 +120,7 @@ def test_the_corpus_is_large_and_mixed(corpus):
 def test_ray_ingest_gives_the_same_claim_set(single, distributed):
     kb1, _ = single
     report, kb2, _ = distributed
-    assert claim_set_digest(kb1.store) == claim_set_digest(kb2.store) \
-        == report.manifest.claim_digest
+    assert claim_set_digest(kb1.store) == claim_set_digest(kb2.store) == report["claim_digest"]
     assert _rows(kb1.store, "claims") == _rows(kb2.store, "claims")
     links = _rows(kb1.store, "claim_links")
     assert links == _rows(kb2.store, "claim_links")
@@ -131,11 +140,13 @@ def test_ray_ingest_gives_the_same_tables(single, distributed):
 def test_failed_duplicate_and_renamed_files_are_reported(corpus, single, distributed):
     _, errors = single
     report, kb2, _ = distributed
-    assert [f.file for f in report.failed] == [str(corpus / "zz_more" / "orders.csv")]
-    assert report.failed[0].error == " ".join(str(errors[0]).split())  # the same one line
-    assert report.unchanged == (str(corpus / "zz_more" / "hr_copy.csv"),)
-    assert report.renamed == (str(corpus / "zz_more" / "sales.csv"),)
-    assert len(report.peak_rss_bytes) >= 1 and min(report.peak_rss_bytes.values()) > 0
+    assert report["exit_code"] == 1  # a file failed, as `hyrag ingest --keep-going` says
+    assert [f["file"] for f in report["failed"]] == [str(corpus / "zz_more" / "orders.csv")]
+    assert report["failed"][0]["error"] == " ".join(str(errors[0]).split())  # the same line
+    assert report["unchanged"] == [str(corpus / "zz_more" / "hr_copy.csv")]
+    assert report["renamed"] == [str(corpus / "zz_more" / "sales.csv")]
+    peaks = report["peak_rss_bytes"]
+    assert len(peaks) >= 1 and min(peaks.values()) > 0
     audit = kb2.store.con.execute(
         "SELECT payload FROM audit WHERE kind = 'ingest_failed'").fetchall()
     assert len(audit) == 1 and "orders.csv" in audit[0][0]
@@ -158,12 +169,15 @@ def test_sql_search_and_ask_answer_the_same(single, distributed):
 
 def test_the_dataset_is_recognised_and_complete(corpus, distributed):
     report, kb2, _ = distributed
-    loc = Path(report.location)
+    loc = Path(report["location"])
     assert is_dataset(loc) and (loc / MANIFEST).is_file()
+    manifest = Manifest.read(loc)
     assert kb2.dataset == loc and kb2.path == loc / ".hyrag-kb"
     assert not [p for p in loc.parent.iterdir() if ".tmp-" in p.name]  # no temp folder left
     files = sum(1 for p in corpus.rglob("*") if p.is_file())
-    assert report.manifest.files == report.files == files
+    assert manifest.files == report["files"] == files
     # every file but the broken one and the copy, each once
-    assert len(report.ingested) == report.manifest.sources == files - 2
+    assert report["ingested"] == manifest.sources == files - 2
+    assert manifest.claim_digest == report["claim_digest"]
+    assert [f.file for f in manifest.failed] == [f["file"] for f in report["failed"]]
 
