@@ -31,8 +31,8 @@ from hyrag.errors import HyragError
 
 SMALL_FILES = 200
 LARGE_FILES = 2_000
-SMALL_ROWS = 60  # rows per CSV / XLSX table: 200 files ~ 120,000 cells
-LARGE_ROWS = 420  # 2,000 files ~ 10 M cells (12 columns)
+SMALL_ROWS = 60  # rows per CSV / XLSX table: 200 files, 160 tables of 60 x 12 = 115,200 cells
+LARGE_ROWS = 520  # 2,000 files: 1,600 tables of 520 x 12 = 9.98 M cells
 SAME_NAME_SHARE = 0.05  # files whose name an earlier file in another folder has
 SAMPLE_PDFS = Path(__file__).resolve().parents[2] / "sample_data" / "docs"
 COMPANIES = ("Northwind", "Contoso", "Fabrikam", "Tailspin", "Litware", "Adventure Works")
@@ -88,7 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"files in the corpus (default {SMALL_FILES}; --large: "
                         f"{LARGE_FILES})")
     parser.add_argument("--large", action="store_true",
-                        help=f"{LARGE_FILES:,} files, ~10 M cells (hours on 2 cores)")
+                        help=f"{LARGE_FILES:,} files, ~10 M cells (tens of minutes per run on "
+                        "2 cores)")
     parser.add_argument("--workers", type=int, default=2, help="Ray workers (default 2)")
     parser.add_argument("--workdir", default=None, help="keep the corpus and outputs here")
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -147,8 +147,9 @@ def run(
     """Ingest `paths` (folders expanded, sorted, as `hyrag ingest` does) with `workers` tasks at
     a time and write the dataset at `location`. A file that fails is reported with its error;
     without `keep_going` any failure writes nothing (every failed file named), with it the
-    dataset holds the other files and its manifest lists the failed. `executor="inline"` runs the tasks one after
-    another in this process (no Ray): the same merge and layout, for tests and debugging."""
+    dataset holds the other files and its manifest lists the failed. `executor="inline"` runs
+    the tasks one after another in this process (no Ray): the same merge and layout, for tests
+    and debugging."""
     from hyrag.kb import expand_paths
 
     if workers < 1:
