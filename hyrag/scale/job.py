@@ -37,6 +37,7 @@ from hyrag.store import Store
 
 INSTALL_HINT = "pip install 'hyrag[scale]'"
 DEFAULT_WORKERS = 2
+TASK_RETRIES = 1  # runs again of a task whose worker died (not of a file that failed to parse)
 # A local Ray instance this job starts: bounded, because the machine is shared (the object store
 # holds results between a task's end and the driver's fetch; larger ones spill to disk).
 RAY_OBJECT_STORE_BYTES = 500 * 2**20
@@ -284,7 +285,9 @@ class _RayRunner:
     def __init__(self, ray: ModuleType, workers: int, settings: Settings, tenant: str,
                  classification: str) -> None:
         self._ray = ray
-        self._task = ray.remote(num_cpus=1, max_retries=0)(ingest_file)
+        # A task is pure (its own scratch store), so a crashed one is safe to run again: once,
+        # for a lost node; a file that kills its worker twice (memory) is reported failed.
+        self._task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(ingest_file)
         self._settings = ray.put(settings)
         self._kw = {"tenant": tenant, "classification": classification}
         self._refs: dict[object, _Call] = {}

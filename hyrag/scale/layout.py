@@ -45,6 +45,7 @@ ENGINE_DIR = "engine"
 TABLES_DIR = "tables"
 LOCAL_KB = ".hyrag-kb"
 META_DATASET = "dataset_id"  # meta key of the local store: the dataset it was loaded from
+LOADED_FROM = "dataset_id"  # the same id in a file beside the local store's database
 
 # The engine tables a dataset carries: everything a file's ingest writes. Not `meta` (the store's
 # own), not `audit` (requests against a store; the failed files are in the manifest and become
@@ -191,17 +192,13 @@ def local_store(location: str | os.PathLike[str]) -> Path:
 
 
 def _loaded_from(kb: Path) -> str | None:
-    """The dataset id a local store was loaded from; None when there is none (or unreadable)."""
-    if not (kb / "hyrag.duckdb").is_file():
-        return None
+    """The dataset id a local store was loaded from (its marker file, written before the store
+    was renamed into place); None when there is none. Read from the marker, not the store: the
+    store may be open read-write in another process, which locks DuckDB readers out."""
     try:
-        store = Store(kb, read_only=True)
-    except Exception:  # any unreadable store is rebuilt, never trusted
+        return (kb / LOADED_FROM).read_text(encoding="utf-8").strip() or None
+    except OSError:
         return None
-    try:
-        return store.meta(META_DATASET)
-    finally:
-        store.close()
 
 
 def _load(loc: Path, manifest: Manifest, folder: Path) -> None:
@@ -234,6 +231,7 @@ def _load(loc: Path, manifest: Manifest, folder: Path) -> None:
             store.set_meta(META_DATASET, manifest.dataset_id)
     finally:
         store.close()
+    (folder / LOADED_FROM).write_text(manifest.dataset_id, encoding="utf-8")
 
 
 def _insert_arrow(con: duckdb.DuckDBPyConnection, statement: str, part: pa.Table) -> None:

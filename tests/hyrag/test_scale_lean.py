@@ -6,6 +6,7 @@ nothing."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 
 import hyrag
 from hyrag.cli import main
-from hyrag.errors import IngestFailed, ScaleError
+from hyrag.errors import IngestFailed, ScaleError, StoreError
 from hyrag.ingestion import choose_table_name
 from hyrag.scale import job
 from hyrag.scale.layout import MANIFEST, is_dataset
@@ -87,6 +88,26 @@ def test_merged_dataset_equals_one_store(corpus, tmp_path):
         assert len(conflicts) > 0  # linked set-wise after the tasks
     with hyrag.open(tmp_path / "ds", read_only=True) as kb:  # the loaded store is reused
         assert claim_set_digest(kb.store) == digest
+    with hyrag.open(tmp_path / "ds") as kb, hyrag.open(tmp_path / "ds") as again:
+        # a second open while the first holds the store: the same store, never rebuilt
+        assert again.store is kb.store and claim_set_digest(again.store) == digest
+
+
+def test_a_loaded_store_open_in_another_process_is_never_rebuilt(corpus, tmp_path):
+    job.run([corpus], tmp_path / "ds", executor="inline")
+    db = tmp_path / "ds" / ".hyrag-kb" / "hyrag.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, hyrag; kb = hyrag.open(sys.argv[1]); "
+         "print('open', flush=True); sys.stdin.read()", str(tmp_path / "ds")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        inode = db.stat().st_ino
+        with pytest.raises(StoreError, match="open read-write in another process"):
+            hyrag.open(tmp_path / "ds", read_only=True)
+        assert db.stat().st_ino == inode  # the holder's store is still the one on disk
+    finally:
+        holder.communicate("", timeout=60)
 
 
 def test_a_failed_file_writes_nothing_unless_keep_going(corpus, tmp_path):
