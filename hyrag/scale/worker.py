@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hyrag.claimsql import ident
 from hyrag.errors import HyragError
 from hyrag.ingestion import Ingestor, TableKey, TableNaming
 from hyrag.scale.layout import DATA_TABLES
@@ -64,28 +65,59 @@ def ingest_file(
     with its error (one line naming file, sheet, page and row, as `hyrag ingest` prints it),
     never an exception: the job reports every failed file and goes on."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="hyrag-scale-") as tmp:
-        store = Store(tmp, in_memory=True)
-        try:
-            ing = Ingestor(store, settings, link_on_write=False, table_names=table_names)
-            try:
-                report = ing.ingest_path(path, tenant=tenant, classification=classification)
-            except HyragError as e:
-                return FileResult(index, path, error=" ".join(str(e).split()),
-                                  ingest_seconds=time.perf_counter() - t0, **_process())
-            t1 = time.perf_counter()
-            con = store.con
-            engine = {name: con.sql(f'SELECT * FROM "{name}"').to_arrow_table()
-                      for name in DATA_TABLES}
-            typed = {name: con.sql(f'SELECT * FROM "{name}"').to_arrow_table()
-                     for name in report.tables}
-            t2 = time.perf_counter()
-        finally:
-            store.close()
+    store = _scratch_store()
+    ing = Ingestor(store, settings, link_on_write=False, table_names=table_names)
+    try:
+        report = ing.ingest_path(path, tenant=tenant, classification=classification)
+    except HyragError as e:
+        return FileResult(index, path, error=" ".join(str(e).split()),
+                          ingest_seconds=time.perf_counter() - t0, **_process())
+    t1 = time.perf_counter()
+    con = store.con
+    engine = {name: con.sql(f'SELECT * FROM "{name}"').to_arrow_table() for name in DATA_TABLES}
+    typed = {name: con.sql(f'SELECT * FROM "{name}"').to_arrow_table() for name in report.tables}
+    t2 = time.perf_counter()
     return FileResult(
         index, path, source_id=report.source_id, namings=tuple(ing.namings), engine=engine,
         typed=typed, claims=report.claims, ingest_seconds=t1 - t0, export_seconds=t2 - t1,
         **_process())
+
+
+# A worker process keeps its scratch store for this many files, emptied before each: opening
+# one (connect, migrations, hardening) costs ~70 ms, a sixth of a small file's ingest. It is
+# renewed after that many, so what DuckDB keeps of deleted rows stays bounded.
+SCRATCH_FILES = 50
+
+
+@dataclass
+class _Scratch:
+    folder: tempfile.TemporaryDirectory
+    store: Store
+    used: int = 0
+
+
+_scratch: _Scratch | None = None
+
+
+def _scratch_store() -> Store:
+    """This process's scratch store, empty: as a fresh one is, so each file is ingested alone
+    (its tables named against its own only, `_exists` finding no earlier source)."""
+    global _scratch
+    if _scratch is None or _scratch.used >= SCRATCH_FILES:
+        if _scratch is not None:
+            _scratch.store.close()
+            _scratch.folder.cleanup()
+        folder = tempfile.TemporaryDirectory(prefix="hyrag-scale-")
+        _scratch = _Scratch(folder, Store(folder.name, in_memory=True))
+    else:
+        store = _scratch.store
+        with store.transaction() as con:
+            for name in store.user_tables():
+                con.execute(f"DROP TABLE IF EXISTS {ident(name)}")
+            for name in (*DATA_TABLES, "audit"):
+                con.execute(f"DELETE FROM {ident(name)}")
+    _scratch.used += 1
+    return _scratch.store
 
 
 def _process() -> dict[str, int]:
