@@ -279,10 +279,11 @@ class Store:
 
     def __init__(self, folder: str | os.PathLike[str], *, read_only: bool = False,
                  in_memory: bool = False) -> None:
-        """`in_memory`: the database lives in memory, `folder` holds only the read log. For a
-        scratch store that is read out and dropped (one file of a distributed ingest,
-        `hyrag.scale.worker`): a file-backed one pays a disk sync per transaction and on
-        close, ~0.15 s a file, a third of ingesting a small one."""
+        """`in_memory`: the database lives in memory and `folder` is only named (not created:
+        no other process can open this store, so it has no read log). For a scratch store that
+        is read out and dropped (one file of a distributed ingest, `hyrag.scale.worker`): a
+        file-backed one pays a disk sync per transaction and on close, ~0.15 s a file, a third
+        of ingesting a small one."""
         self.folder = Path(folder)
         self.read_only = read_only
         db = self.folder / DB_FILE
@@ -291,7 +292,7 @@ class Store:
         if read_only:
             if not db.exists():
                 raise StoreError(f"no knowledge base at {self.folder} (missing {DB_FILE})")
-        else:
+        elif not in_memory:
             self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self.con = duckdb.connect(":memory:" if in_memory else str(db), read_only=read_only)

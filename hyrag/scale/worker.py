@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hyrag.claimsql import ident
@@ -91,7 +92,6 @@ SCRATCH_FILES = 50
 
 @dataclass
 class _Scratch:
-    folder: tempfile.TemporaryDirectory
     store: Store
     used: int = 0
 
@@ -106,9 +106,9 @@ def _scratch_store() -> Store:
     if _scratch is None or _scratch.used >= SCRATCH_FILES:
         if _scratch is not None:
             _scratch.store.close()
-            _scratch.folder.cleanup()
-        folder = tempfile.TemporaryDirectory(prefix="hyrag-scale-")
-        _scratch = _Scratch(folder, Store(folder.name, in_memory=True))
+        # in memory, and the folder only named: nothing on disk for a killed worker to leave
+        folder = Path(tempfile.gettempdir()) / f"hyrag-scratch-{os.getpid()}"
+        _scratch = _Scratch(Store(folder, in_memory=True))
     else:
         store = _scratch.store
         with store.transaction() as con:
