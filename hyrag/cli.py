@@ -147,6 +147,10 @@ def _open_searching(args: argparse.Namespace, **kw: object):  # noqa: ANN202
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    if args.engine == "ray":
+        return _ingest_ray(args)
+    if args.workers is not None:
+        raise HyragError("--workers needs --engine ray (the single-node ingest is one process)")
     with _open(args) as kb:
         reports, errors = kb.ingest_many(
             args.paths,
@@ -177,6 +181,33 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 print(f"vectors pending for {sid} (retried at the next ingest or search): {why}",
                       file=sys.stderr)
     return 1 if errors else 0
+
+
+def _ingest_ray(args: argparse.Namespace) -> int:
+    """`hyrag ingest --engine ray`: a dataset at --kb, written whole or not at all."""
+    from hyrag.scale import job
+
+    job.refuse_unsupported(policy=args.policy, attest=args.attest, **{"as": args.as_subject})
+    rep = job.run(args.paths, args.kb, workers=args.workers or job.DEFAULT_WORKERS,
+                  tenant=args.tenant or "default", classification=args.classification,
+                  keep_going=args.keep_going, progress=None if args.json else _progress)
+    if args.json:
+        _print_json(rep.to_dict())
+    else:
+        m = rep.manifest
+        print(f"ingested     {len(rep.ingested)} of {rep.files} file(s) with {rep.workers} "
+              f"worker(s) into {rep.location}: {m.claims:,} claims, {m.links:,} links, "
+              f"{len(m.tables)} tables (claim digest {m.claim_digest})")
+        for f in rep.unchanged:
+            print(f"unchanged    {f} (the same bytes as an earlier file)")
+        ray_start = f" (+{rep.start_seconds:.1f} s starting Ray)" if rep.start_seconds else ""
+        print(f"time         {rep.seconds:.1f} s: ingest {rep.ingest_seconds:.1f} s, links "
+              f"{rep.link_seconds:.1f} s, write {rep.write_seconds:.1f} s{ray_start}")
+        print("vectors      written at the first search of the dataset (hyrag search / ask "
+              f"--kb {rep.location})")
+        for f in rep.failed:
+            print(f"error: {f.error}", file=sys.stderr)
+    return 1 if rep.failed else 0
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -420,6 +451,13 @@ def build_parser(*, benches: bool = True) -> argparse.ArgumentParser:
                     help="tenant of the new sources (default: the subject's own)")
     sp.add_argument("--classification", default="internal",
                     choices=["public", "internal", "confidential", "restricted"])
+    sp.add_argument("--engine", choices=["single", "ray"], default="single",
+                    help="single: this process into the --kb folder (default); ray: one Ray "
+                    "task per file into a new dataset (Lance + Parquet) at --kb, which must not "
+                    "exist (needs pip install 'hyrag[scale]')")
+    sp.add_argument("--workers", type=_positive_int, default=None,
+                    help="--engine ray: tasks at a time (CPUs of a local Ray instance; "
+                    "default 2)")
     common(sp)
     sp.set_defaults(func=cmd_ingest)
 
@@ -551,12 +589,18 @@ def _bench_coldstart():  # noqa: ANN202
     return coldstart
 
 
+def _bench_scale():  # noqa: ANN202
+    from hyrag.bench import scale
+
+    return scale
+
+
 BENCHES: dict[str, Callable[[], object]] = {
     "ingest": _bench_ingest, "ecr": _bench_ecr,
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
-    "coldstart": _bench_coldstart,
+    "coldstart": _bench_coldstart, "scale": _bench_scale,
 }
 
 

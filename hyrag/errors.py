@@ -71,3 +71,8 @@ class SqlTimeout(HyragError):
 
 class SqlExecutionError(HyragError):
     """DuckDB refused an accepted statement (unknown column, type error)."""
+
+
+class ScaleError(HyragError):
+    """The distributed ingest (`hyrag.scale`) cannot run as asked: its extra is not installed,
+    an option it does not support was given, or the dataset location is unusable."""

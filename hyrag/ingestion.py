@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,13 +39,48 @@ from ingest.schema import safe_identifier
 from ingest.timekeys import parse_time_key
 from ingest.typed import TypedTable
 
-__all__ = ["SUPPORTED", "IngestReport", "Ingestor", "file_sha256"]
+__all__ = [
+    "SUPPORTED", "IngestReport", "Ingestor", "TableNaming", "choose_table_name", "file_sha256",
+    "link_claims",
+]
 
 # Names a user's table never takes (hyrag.store.is_engine_name): the engine's tables and views
 # and its scratch prefixes; a file named after one gets the table `t_<name>`.
 RESERVED = ENGINE_NAMES
 STAGE = "temp.hyrag_stage"  # the staged frame of the table being written
 BUCKETS = "temp.hyrag_buckets"  # rows -> the periods they aggregate into
+LINK_ORDER = "temp.hyrag_link_order"  # `link_claims`: each source's place in the ingest order
+
+# Where a typed table comes from inside its file: (sheet, page, table index). A new version of
+# a file keeps the names of its tables by this key, and `Ingestor.table_names` is keyed by it.
+TableKey = tuple[str | None, int | None, int | None]
+
+
+@dataclass(frozen=True)
+class TableNaming:
+    """How one table of a file was named: the name it asked for (`TypedTable.name`) and the
+    name it got. A distributed ingest (`hyrag.scale`) names each file's tables in a scratch
+    store of its own, then replays the choices in file order with `choose_table_name`, so the
+    names match an ingest of the same files one after another in one store."""
+
+    key: TableKey
+    wanted: str
+    name: str
+
+
+def choose_table_name(wanted: str, taken: Collection[str]) -> str:
+    """The name a table asking for `wanted` gets when `taken` are in use: its identifier form,
+    `t_`-prefixed when the engine owns it, then `_2`, `_3`, ... until free. One function for
+    the single-node ingest and the distributed one, so both name every table alike."""
+    base = safe_identifier(wanted, fallback="table")
+    if is_engine_name(base):
+        base = f"t_{base}"
+    used = {n.lower() for n in taken} | RESERVED
+    name, k = base, 1
+    while name in used:
+        k += 1
+        name = f"{base}_{k}"
+    return name
 
 
 @dataclass(frozen=True)
@@ -73,11 +108,24 @@ class IngestReport:
 
 
 class Ingestor:
-    """Writes parsed files into a Store, one transaction per file."""
+    """Writes parsed files into a Store, one transaction per file.
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    `link_on_write=False` leaves out the per-file supports / contradicts / negates links: a
+    distributed ingest writes each file into a scratch store of its own, where there is nothing
+    to link against, and links the whole set once afterwards (`link_claims`). `table_names`
+    gives table names by `TableKey` for the files this Ingestor writes (the distributed
+    ingest's second pass, one Ingestor per file, when a name chosen alone clashes with an
+    earlier file's); `namings` says how the last file's tables were named."""
+
+    def __init__(
+        self, store: Store, settings: Settings, *, link_on_write: bool = True,
+        table_names: Mapping[TableKey, str] | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
+        self.link_on_write = link_on_write
+        self.table_names: dict[TableKey, str] = dict(table_names or {})
+        self.namings: list[TableNaming] = []
         # Test hook: called between write steps so a failure can be injected mid-file.
         self.step_hook: Callable[[str], None] | None = None
 
@@ -210,6 +258,7 @@ class Ingestor:
                      effective_date, authority, now, "\n".join(_notes(parsed)) or None],
                 )
                 names: list[str] = []
+                self.namings = []
                 total = 0
                 # issue 8: claim and item ids are per tenant too. The default tenant keeps the
                 # contract's ids (sha256 of the file); another tenant's copy of the same file is
@@ -230,7 +279,7 @@ class Ingestor:
                         "WHERE n.source_id = ? AND o.source_id = ?",
                         [source_id, old_id],
                     )
-                links = self._link_conflicts(source_id, tenant)
+                links = self._link_conflicts(source_id, tenant) if self.link_on_write else 0
                 self._step("links")
         except HyragError:
             raise
@@ -266,17 +315,14 @@ class Ingestor:
         return out
 
     def _table_name(self, t: TypedTable, reused: dict[tuple, str]) -> str:
-        key = (t.sheet, t.page, t.table_index)
+        key: TableKey = (t.sheet, t.page, t.table_index)
         if key in reused:
-            return reused.pop(key)
-        base = safe_identifier(t.name, fallback="table")
-        if is_engine_name(base):
-            base = f"t_{base}"
-        taken = {n.lower() for n in self.store.user_tables()} | RESERVED
-        name, k = base, 1
-        while name in taken:
-            k += 1
-            name = f"{base}_{k}"
+            name = reused.pop(key)
+        elif key in self.table_names:
+            name = self.table_names[key]
+        else:
+            name = choose_table_name(t.name, self.store.user_tables())
+        self.namings.append(TableNaming(key, t.name, name))
         return name
 
     def _write_table(
@@ -438,81 +484,140 @@ class Ingestor:
         return len(rows)
 
     def _link_conflicts(self, source_id: str, tenant: str = "default") -> int:
-        """Same entity, attribute and period in another source: support or contradiction.
-
-        Two values agree when they are equal at the precision the less precise of them was
-        displayed ("4.4 billion" agrees with 4,412 million; 1,250 does not agree with 1,260).
-        """
-        con = self.store.con
-        tol = """greatest(
-            0.5 * pow(10, -coalesce(length(regexp_extract({a}.value_text, '\\.(\\d+)', 1)), 0))
-                * CASE {a}.scale WHEN 'thousand' THEN 1e3 WHEN 'million' THEN 1e6
-                                 WHEN 'billion' THEN 1e9 ELSE 1 END,
-            1e-9 * greatest(1, abs({a}.value_base)))"""
-        before = self.store.count("SELECT count(*) FROM claim_links")
-        con.execute(
-            f"""
-            INSERT INTO claim_links
-            SELECT n.claim_id, o.claim_id,
-                CASE WHEN abs(n.value_base - o.value_base)
-                          <= greatest({tol.format(a='n')}, {tol.format(a='o')})
-                     THEN 'supports' ELSE 'contradicts' END,
-                'same entity, attribute and period in ' || o.file, now()
-            FROM claims n JOIN claims o
-              ON lower(trim(n.entity)) = lower(trim(o.entity))
-             AND lower(trim(n.attribute)) = lower(trim(o.attribute))
-             AND n.time_key = o.time_key
-            WHERE n.source_id = {lit(source_id)}
+        """The new source's claims against every claim of its tenant stored so far (and a
+        document's narrative against its own tables): `_insert_links`."""
+        src, ten = lit(source_id), lit(tenant)
+        tenant_sources = f"(SELECT source_id FROM sources WHERE tenant = {ten})"
+        return _insert_links(
+            self.store,
+            joins="",
+            pair=f"""n.source_id = {src}
               -- issue 8: tenants never corroborate or contradict each other
-              AND o.source_id IN (SELECT source_id FROM sources WHERE tenant = {lit(tenant)})
+              AND o.source_id IN {tenant_sources}
               -- issue 3: a document's narrative restating its own table is checked too
               -- (text -> cell inside the new source), not only claims of other sources
-              AND (o.source_id <> {lit(source_id)} OR (n.kind = 'text' AND o.kind = 'cell'))
-              AND NOT o.superseded AND n.kind IN ('cell', 'text') AND o.kind IN ('cell', 'text')
-              AND n.value_base IS NOT NULL AND o.value_base IS NOT NULL
-            """
+              AND (o.source_id <> {src} OR (n.kind = 'text' AND o.kind = 'cell'))""",
+            negation_pair=f"""(n.source_id = {src} OR o.source_id = {src})
+              AND n.source_id IN {tenant_sources} AND o.source_id IN {tenant_sources}""",
         )
-        # issue 3: a negated text claim ("Northgate does not disclose its headcount"; text starts
-        # with ingest.textclaims.NEGATED_PREFIX) negates claims with the same entity and the same
-        # attribute, in any source, when the periods do not differ (a claim without a period
-        # matches every period). src = the negated claim, dst = the claim it negates. Pairs
-        # with at least one claim in the new source, so each pair is written once.
+
+
+def link_claims(store: Store, order: Sequence[str]) -> int:
+    """Set-wise linking: the links an ingest of the sources `order` names, one after another in
+    that order, writes file by file (`Ingestor._link_conflicts`), written in one pass over the
+    whole set. A later source's claim supports or contradicts an earlier one's (src = the later,
+    as when it arrived second), a text claim its own source's cells; a negation pair is written
+    once. For an ingest that wrote its files apart (`Ingestor(link_on_write=False)`), so what
+    is linked never depends on which worker ingested which file."""
+    if not order:
+        return 0
+    import pyarrow as pa
+
+    con = store.con
+    tenants = dict(con.execute("SELECT source_id, tenant FROM sources").fetchall())
+    missing = [s for s in order if s not in tenants]
+    if missing:
+        raise HyragError(f"link_claims: no such source(s): {', '.join(missing[:5])}")
+    ranks = pa.table({"source_id": list(order), "ord": list(range(len(order))),
+                      "tenant": [tenants[s] for s in order]})
+    _flush(con)
+    con.register("hyrag_link_order_frame", ranks)
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {LINK_ORDER} AS "
+                    "SELECT * FROM temp.main.hyrag_link_order_frame")
+    finally:
+        _flush(con)
+        con.unregister("hyrag_link_order_frame")
+    try:
+        joins = (f"JOIN {LINK_ORDER} rn ON rn.source_id = n.source_id "
+                 f"JOIN {LINK_ORDER} ro ON ro.source_id = o.source_id")
+        return _insert_links(
+            store,
+            joins=joins,
+            pair="""rn.tenant = ro.tenant
+              AND (ro.ord < rn.ord OR (o.source_id = n.source_id
+                                       AND n.kind = 'text' AND o.kind = 'cell'))""",
+            negation_pair="rn.tenant = ro.tenant",
+        )
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {LINK_ORDER}")
+
+
+# Two values agree when they are equal at the precision the less precise of them was displayed
+# ("4.4 billion" agrees with 4,412 million; 1,250 does not agree with 1,260).
+_TOLERANCE = """greatest(
+    0.5 * pow(10, -coalesce(length(regexp_extract({a}.value_text, '\\.(\\d+)', 1)), 0))
+        * CASE {a}.scale WHEN 'thousand' THEN 1e3 WHEN 'million' THEN 1e6
+                         WHEN 'billion' THEN 1e9 ELSE 1 END,
+    1e-9 * greatest(1, abs({a}.value_base)))"""
+
+
+def _insert_links(store: Store, *, joins: str, pair: str, negation_pair: str) -> int:
+    """Same entity, attribute and period: support or contradiction; a negated text claim
+    against what it negates; then each claim's support / contradict counts. `pair` says which
+    (n, o) pairs are new (per file: n in the new source; set-wise: n after o in the ingest
+    order), over `claims n JOIN claims o` and `joins`. One statement text for both callers, so
+    the per-file and the set-wise links cannot drift apart."""
+    con = store.con
+    before = store.count("SELECT count(*) FROM claim_links")
+    con.execute(
+        f"""
+        INSERT INTO claim_links
+        SELECT n.claim_id, o.claim_id,
+            CASE WHEN abs(n.value_base - o.value_base)
+                      <= greatest({_TOLERANCE.format(a='n')}, {_TOLERANCE.format(a='o')})
+                 THEN 'supports' ELSE 'contradicts' END,
+            'same entity, attribute and period in ' || o.file, now()
+        FROM claims n JOIN claims o
+          ON lower(trim(n.entity)) = lower(trim(o.entity))
+         AND lower(trim(n.attribute)) = lower(trim(o.attribute))
+         AND n.time_key = o.time_key
+        {joins}
+        WHERE {pair}
+          AND NOT o.superseded AND n.kind IN ('cell', 'text') AND o.kind IN ('cell', 'text')
+          AND n.value_base IS NOT NULL AND o.value_base IS NOT NULL
+        """
+    )
+    # issue 3: a negated text claim ("Northgate does not disclose its headcount"; text starts
+    # with ingest.textclaims.NEGATED_PREFIX) negates claims with the same entity and the same
+    # attribute, in any source, when the periods do not differ (a claim without a period
+    # matches every period). src = the negated claim, dst = the claim it negates. Each pair
+    # is written once (per file: pairs with at least one claim in the new source).
+    con.execute(
+        f"""
+        INSERT INTO claim_links
+        SELECT n.claim_id, o.claim_id, 'negates',
+            'states that ' || n.attribute || ' is not given; ' || o.file, now()
+        FROM claims n JOIN claims o
+          ON lower(trim(n.entity)) = lower(trim(o.entity))
+         AND lower(trim(n.attribute)) = lower(trim(o.attribute))
+        {joins}
+        WHERE {negation_pair}
+          AND n.claim_id <> o.claim_id AND NOT n.superseded AND NOT o.superseded
+          AND n.kind = 'text' AND starts_with(n.text, '[negated] ')
+          AND o.kind IN ('cell', 'text') AND NOT starts_with(o.text, '[negated] ')
+          AND (n.time_key IS NULL OR o.time_key IS NULL OR n.time_key = o.time_key)
+        """
+    )
+    added = store.count("SELECT count(*) FROM claim_links") - before
+    if added:
         con.execute(
-            f"""
-            INSERT INTO claim_links
-            SELECT n.claim_id, o.claim_id, 'negates',
-                'states that ' || n.attribute || ' is not given; ' || o.file, now()
-            FROM claims n JOIN claims o
-              ON lower(trim(n.entity)) = lower(trim(o.entity))
-             AND lower(trim(n.attribute)) = lower(trim(o.attribute))
-            WHERE (n.source_id = {lit(source_id)} OR o.source_id = {lit(source_id)})
-              AND n.source_id IN (SELECT source_id FROM sources WHERE tenant = {lit(tenant)})
-              AND o.source_id IN (SELECT source_id FROM sources WHERE tenant = {lit(tenant)})
-              AND n.claim_id <> o.claim_id AND NOT n.superseded AND NOT o.superseded
-              AND n.kind = 'text' AND starts_with(n.text, '[negated] ')
-              AND o.kind IN ('cell', 'text') AND NOT starts_with(o.text, '[negated] ')
-              AND (n.time_key IS NULL OR o.time_key IS NULL OR n.time_key = o.time_key)
+            """
+            UPDATE claims SET
+                support = coalesce(s.sup, 0), contradict = coalesce(s.con, 0)
+            FROM (
+                SELECT id, count(*) FILTER (WHERE kind = 'supports') AS sup,
+                       count(*) FILTER (WHERE kind = 'contradicts') AS con
+                FROM (SELECT src AS id, kind FROM claim_links
+                      WHERE kind IN ('supports', 'contradicts')
+                      UNION ALL SELECT dst, kind FROM claim_links
+                      WHERE kind IN ('supports', 'contradicts'))
+                GROUP BY id
+            ) s
+            WHERE claims.claim_id = s.id
             """
         )
-        added = self.store.count("SELECT count(*) FROM claim_links") - before
-        if added:
-            con.execute(
-                """
-                UPDATE claims SET
-                    support = coalesce(s.sup, 0), contradict = coalesce(s.con, 0)
-                FROM (
-                    SELECT id, count(*) FILTER (WHERE kind = 'supports') AS sup,
-                           count(*) FILTER (WHERE kind = 'contradicts') AS con
-                    FROM (SELECT src AS id, kind FROM claim_links
-                          WHERE kind IN ('supports', 'contradicts')
-                          UNION ALL SELECT dst, kind FROM claim_links
-                          WHERE kind IN ('supports', 'contradicts'))
-                    GROUP BY id
-                ) s
-                WHERE claims.claim_id = s.id
-                """
-            )
-        return added
+    return added
 
 
 def _notes(parsed: Parsed) -> tuple[str, ...]:

@@ -43,12 +43,19 @@ class KnowledgeBase:
         llm: object = None,
     ) -> None:
         from hyrag.policy import Enforcer, find_policy
+        from hyrag.scale.layout import is_dataset, local_store
 
         self.path = Path(path if path is not None else default_kb_path())
         self.settings = settings or Settings()
+        # Issue 21: a dataset a distributed ingest wrote (`hyrag.scale`) opens as the ordinary
+        # store it is loaded into (`layout.local_store`), so SQL guard, governance and audit
+        # are the same code; `dataset` is the location, `path` the loaded store.
+        self.dataset: Path | None = None
+        if is_dataset(self.path):
+            self.dataset, self.path = self.path, local_store(self.path)
         # Governance (issue 8): `policy.toml` in the folder, or `policy=` (a path or a Policy);
         # none -> the single local owner with everything allowed (said so in the audit record).
-        policy_obj = find_policy(self.path, policy)
+        policy_obj = find_policy(self.dataset or self.path, policy)
         self.store = _acquire_store(self.path, read_only)
         # One Store per folder per process (`_acquire_store`); this object's share of it is
         # given back by close() or, for an object dropped unclosed, when it is collected.
