@@ -87,6 +87,15 @@ class Settings:
     # Below this probability the best program is not answered; -1 takes the threshold fitted
     # with the weights (the training half's precision target, `hyrag bench fit --precision`).
     program_min_confidence: float = -1.0
+    # Span programs (hyrag/answer/programs/spans.py): a text question answered by quoting a
+    # clause of a sentence, asked last, after the table programs and the readers. Their
+    # fitted model: "" is the one shipped (hyrag/answer/programs/span_weights.json); a path
+    # selects another (`hyrag bench fit-spans --out`).
+    program_span_weights: str = ""
+    # Below this calibrated confidence the best span is not answered (the question stays a
+    # Knowledge Gap); -1 takes the threshold fitted out of fold with the weights at the
+    # training half's precision target (`hyrag bench fit-spans --precision`, default 0.9).
+    program_span_min_confidence: float = -1.0
     # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
     ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
     ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
@@ -133,10 +142,16 @@ class Settings:
         if self.answer_core not in ANSWER_CORES:
             raise SettingsError(f"answer_core must be one of {', '.join(ANSWER_CORES)}, "
                                 f"got {self.answer_core!r}")
-        if not isinstance(self.program_min_confidence, int | float) or not (
-                self.program_min_confidence == -1.0 or 0.0 <= self.program_min_confidence <= 1.0):
-            raise SettingsError("program_min_confidence must be -1 (the fitted threshold) or "
-                                f"in [0, 1], got {self.program_min_confidence!r}")
+        for name in ("program_min_confidence", "program_span_min_confidence"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not (
+                    v == -1.0 or 0.0 <= v <= 1.0):
+                raise SettingsError(f"{name} must be -1 (the fitted threshold) or in [0, 1], "
+                                    f"got {v!r}")
+        for name in ("program_weights", "program_span_weights"):
+            if not isinstance(getattr(self, name), str):
+                raise SettingsError(f"{name} must be a path (\"\" for the shipped file), got "
+                                    f"{getattr(self, name)!r}")
         for name in (
             "horizon_max",
             "warrant_top_k",

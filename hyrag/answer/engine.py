@@ -156,6 +156,20 @@ class AnswerEngine:
             # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
             reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                    facts=commitments.facts)
+        if core in ("programs", "hybrid") and reading.result is None and not reading.structure \
+                and (not direct or guards.asks_for_explanation(question)):
+            # the last resort: a clause of a sentence, quoted and cited (programs/spans.py),
+            # only where no table program, no reader and no direct evidence answered (or the
+            # question asks for an explanation, which figures do not give)
+            from hyrag.answer.programs import spans
+
+            cut = self.settings.program_span_min_confidence
+            quoted = spans.answer(question, reader.con,
+                                  weights=self.settings.program_span_weights,
+                                  min_confidence=None if cut < 0 else cut)
+            if quoted is not None:
+                reading = _replace(reading, result=quoted, declined=False)
+                emit("program", quoted.program)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
@@ -207,7 +221,7 @@ class AnswerEngine:
             question, parsed, structure=spans_owned, asks_period=year_q, read=tq is not None,
             facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
             max_unexplained=self.settings.answer_max_unexplained,
-            quoted=tq is not None and tq.operation == "prose_span")
+            quoted=tq is not None and tq.operation in ("prose_span", "program:span"))
         if decision == "answer" and reading.declined and not no_answer:
             no_answer = ("the line-item reader declined the question (its figures are not one "
                          "line's, or not what is asked), and the figures found directly do not "
