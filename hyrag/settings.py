@@ -96,6 +96,10 @@ class Settings:
     # Knowledge Gap); -1 takes the threshold fitted out of fold with the weights at the
     # training half's precision target (`hyrag bench fit-spans --precision`, default 0.9).
     program_span_min_confidence: float = -1.0
+    # Above this calibrated confidence that the best span quotes the answer's clause (and
+    # below the one above), the cited sentence is offered as `needs_verification`, stating no
+    # value; -1 takes the threshold fitted with the weights.
+    program_span_quote_min_confidence: float = -1.0
     # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
     ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
     ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
@@ -142,7 +146,8 @@ class Settings:
         if self.answer_core not in ANSWER_CORES:
             raise SettingsError(f"answer_core must be one of {', '.join(ANSWER_CORES)}, "
                                 f"got {self.answer_core!r}")
-        for name in ("program_min_confidence", "program_span_min_confidence"):
+        for name in ("program_min_confidence", "program_span_min_confidence",
+                     "program_span_quote_min_confidence"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not (
                     v == -1.0 or 0.0 <= v <= 1.0):

@@ -164,9 +164,11 @@ class AnswerEngine:
             from hyrag.answer.programs import spans
 
             cut = self.settings.program_span_min_confidence
+            qcut = self.settings.program_span_quote_min_confidence
             quoted = spans.answer(question, reader.con,
                                   weights=self.settings.program_span_weights,
-                                  min_confidence=None if cut < 0 else cut)
+                                  min_confidence=None if cut < 0 else cut,
+                                  quote_min_confidence=None if qcut < 0 else qcut)
             if quoted is not None:
                 reading = _replace(reading, result=quoted, declined=False)
                 emit("program", quoted.program)
@@ -241,6 +243,13 @@ class AnswerEngine:
                 requirements[0].entity if requirements else None, unheld,
                 requirements[0].period if requirements else None, no_answer))
             text = gap.sentence()  # not the other measure's figure
+        tentative = (getattr(tq, "program", None) or {}).get("tentative")
+        if tentative is not None and decision == "answer" and not no_answer:
+            # the span programs' quote tier (programs/spans.py): the sentence likely holds
+            # the answer's clause, but the clause is not sure enough to state as the answer
+            decision, reason = "needs_verification", (
+                f"the cited sentence likely answers the question (confidence {tentative:.2f}) "
+                "but the clause quoted from it is not sure enough to state as the answer")
         if no_answer:
             decision, reason = "abstain", no_answer
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:

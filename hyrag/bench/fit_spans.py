@@ -17,15 +17,17 @@ span, not only an exact one, so that questions whose gold answer no candidate ma
 exactly still teach which clause answers. Both are listwise log-linear rankers (softmax over
 the list, L2 penalty, Adam, full batch), fitted as one weight vector.
 
-The abstention threshold: a logistic calibrator of "the best span is right" (`--target exact`:
-it is the answer exactly; `clause`: it quotes the answer's clause, F1 >= `MIN_F1`) over
-`spans.calibration_features`, fitted on the training half's out-of-fold rankings (two folds by
-document) of the questions the span programs are asked — table questions and figure questions
-too, since the route is asked whatever the question — and the lowest cut keeping
-`--precision` (default 0.9) on those. The span programs are the engine's last resort, so with
-`--unanswered RUN.json` (a `hyrag bench tatqa --out` run without them) the questions asked are
-the ones that run left unanswered; without it, every question. The calibrator may learn that
-a question's opening words ("how much") never ask for a clause.
+Two calibrated tiers (`spans.SpanModel`), each a logistic calibrator over
+`spans.calibration_features` fitted on the training half's out-of-fold rankings (two folds by
+document) of the questions the span programs are asked, and the lowest cut keeping its
+precision target: the answer tier, "the best span is the answer exactly" (`--precision`,
+default 0.9), above which the clause is answered; the quote tier, "it quotes the answer's
+clause" (F1 >= `MIN_F1`: the right sentence cited; `--quote-precision`, default 0.9), above
+which the cited sentence is offered as `needs_verification`. The route is asked whatever the
+question — table and figure questions too — and it is the engine's last resort, so with
+`--unanswered RUN.json` (a `hyrag bench tatqa --out` run without span programs) the questions
+asked are the ones that run left unanswered; without it, every question. The calibrators may
+learn that a question's opening words ("how much") never ask for a clause.
 """
 
 from __future__ import annotations
@@ -61,11 +63,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a `hyrag bench tatqa --out` run without the span programs: the "
                         "calibrator and threshold are fitted on the questions it left "
                         "unanswered — the ones the last resort is asked — not on all")
-    p.add_argument("--target", choices=("exact", "clause"), default="exact",
-                   help="what the calibrated confidence is the probability of: the span is "
-                        "the answer exactly (EM), or it quotes the answer's clause (F1 >= "
-                        "MIN_F1: the right sentence cited, the answer's words quoted)")
-    p.add_argument("--precision", type=float, default=0.9)
+    p.add_argument("--precision", type=float, default=0.9,
+                   help="precision of the answer tier (exactly right) out of fold")
+    p.add_argument("--quote-precision", type=float, default=0.9,
+                   help="precision of the quote tier (the answer's clause quoted) out of fold")
     p.add_argument("--l2", type=float, default=1e-2)
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--jobs", type=int, default=2, help="documents ingested at once")
@@ -326,17 +327,11 @@ def threshold(scored: list[tuple[float, float]], precision: float) -> float:
     return best_t
 
 
-def right(b: dict, target: str) -> float:
-    """Whether a best span counts as right for the calibrator (`--target`)."""
-    return b["em"] if target == "exact" else float(b["f1"] >= MIN_F1)
-
-
 def out_of_fold(questions: list[dict], n_features: int, l2: float, steps: int,
-                asked: set[str] | None = None, target: str = "exact"
-                ) -> list[tuple[dict, float]]:
+                asked: set[str] | None = None) -> list[dict]:
     """The training half's best spans as a model fitted without each question's document
-    would pick them: two folds by document (calibration features, EM), of the questions
-    `asked` (all when None)."""
+    would pick them: two folds by document (`best`: calibration features, EM, F1), of the
+    questions `asked` (all when None)."""
     docs = sorted({g["doc"] for g in questions})
     fold = {d: k % 2 for k, d in enumerate(docs)}
     out = []
@@ -346,12 +341,12 @@ def out_of_fold(questions: list[dict], n_features: int, l2: float, steps: int,
             if fold[g["doc"]] == f and (asked is None or g["uid"] in asked):
                 b = best(g, w)
                 if b is not None:
-                    out.append((b["f"], right(b, target)))
+                    out.append(b)
     return out
 
 
-def report(name: str, questions: list[dict], w, cal: dict[str, float], t: float,  # noqa: ANN001
-           asked: set[str] | None = None) -> str:
+def report(name: str, questions: list[dict], w, cals: tuple[dict, dict],  # noqa: ANN001
+           cuts: tuple[float, float], asked: set[str] | None = None) -> str:
     """Span questions: how often the right sentence is retrieved and picked, the best span's
     EM / F1; the questions `asked` (all when None): at the threshold, what is answered and how
     often rightly."""
@@ -368,15 +363,18 @@ def report(name: str, questions: list[dict], w, cal: dict[str, float], t: float,
              f"{retrieved:.3f}, a candidate with F1 >= {MIN_F1} {reach:.3f}, exact candidate "
              f"{upper:.3f}; best span's sentence right {picked:.3f}, EM {em:.3f}, F1 {f1:.3f}"]
     allb = [(g, best(g, w)) for g in questions if asked is None or g["uid"] in asked]
-    ans = [(g, b) for g, b in allb if b is not None and confidence(b["f"], cal) >= t]
-    exact = sum(b["em"] for _, b in ans)
-    clause = sum(b["f1"] >= MIN_F1 for _, b in ans)
-    span_ans = [(g, b) for g, b in ans if g["span"]]
-    lines.append(f"  at threshold {t:.3f}: {len(ans)} of {len(allb)} questions answered "
-                 f"({len(span_ans)} text-span), {exact:.0f} exactly right (precision "
-                 f"{exact / max(len(ans), 1):.3f}), {clause} quoting the answer's clause "
-                 f"(F1 >= {MIN_F1}; {clause / max(len(ans), 1):.3f}); mean F1 "
-                 f"{sum(b['f1'] for _, b in ans) / max(len(ans), 1):.3f}")
+    allb = [(g, b) for g, b in allb if b is not None]
+    answered = [b for _, b in allb if confidence(b["f"], cals[0]) >= cuts[0]]
+    quoted = [b for _, b in allb if confidence(b["f"], cals[0]) < cuts[0]
+              and confidence(b["f"], cals[1]) >= cuts[1]]
+    for tier, bs, cut in (("answered", answered, cuts[0]), ("quoted (needs_verification)",
+                                                             quoted, cuts[1])):
+        exact = sum(b["em"] for b in bs)
+        clause = sum(b["f1"] >= MIN_F1 for b in bs)
+        lines.append(f"  {tier} at {cut:.3f}: {len(bs)} of {len(allb)} questions, {exact:.0f} "
+                     f"exactly right ({exact / max(len(bs), 1):.3f}), {clause} quoting the "
+                     f"answer's clause (F1 >= {MIN_F1}: {clause / max(len(bs), 1):.3f}), mean "
+                     f"F1 {sum(b['f1'] for b in bs) / max(len(bs), 1):.3f}")
     return "\n".join(lines)
 
 
@@ -413,15 +411,18 @@ def run(args: argparse.Namespace) -> int:
         runs = json.loads(Path(args.unanswered).read_text(encoding="utf-8"))
         asked = {r["uid"] for r in runs if not r["answer"]}
     w = fit(train, len(names), args.l2, args.steps)
-    oof = out_of_fold(train, len(names), args.l2, args.steps, asked, args.target)
-    cal = calibrate(oof)
-    t = threshold([(confidence(f, cal), y) for f, y in oof], args.precision)
-    print(report(f"training ({args.train} documents)", train, w, cal, t, asked))
+    oof = out_of_fold(train, len(names), args.l2, args.steps, asked)
+    cal = calibrate([(b["f"], b["em"]) for b in oof])
+    t = threshold([(confidence(b["f"], cal), b["em"]) for b in oof], args.precision)
+    qcal = calibrate([(b["f"], float(b["f1"] >= MIN_F1)) for b in oof])
+    qt = threshold([(confidence(b["f"], qcal), float(b["f1"] >= MIN_F1)) for b in oof
+                    if confidence(b["f"], cal) < t], args.quote_precision)
+    print(report(f"training ({args.train} documents)", train, w, (cal, qcal), (t, qt), asked))
     if held:
         other = "odd" if args.train == "even" else "even"
-        print(report(f"held out ({other} documents)", held, w, cal, t, asked))
-    print(f"out of fold (training half): threshold {t:.3f} at precision >= {args.precision}; "
-          f"{sum(confidence(f, cal) >= t for f, _ in oof)} of {len(oof)} answered")
+        print(report(f"held out ({other} documents)", held, w, (cal, qcal), (t, qt), asked))
+    print(f"out of fold (training half, {len(oof)} questions): answer tier {t:.3f} at "
+          f"precision >= {args.precision}, quote tier {qt:.3f} at {args.quote_precision}")
     if args.out:
         inv = {j: k for k, j in names.items()}
         weights = {inv[j]: float(x) for j, x in enumerate(np.asarray(w)) if abs(x) > 1e-6}
@@ -430,14 +431,14 @@ def run(args: argparse.Namespace) -> int:
                              + ("the questions a run without span programs left unanswered)"
                                 if asked is not None else "all questions)"),
                 "seed": SEED, "l2": args.l2, "steps": args.steps, "min_f1": MIN_F1,
-                "target": args.target,
+                "quote_precision_target": args.quote_precision,
                 "hash_buckets": HASH_BUCKETS, "precision_target": args.precision,
                 "command": "hyrag bench fit-spans " + " ".join(
                     shlex.quote(a) for a in sys.argv[3:])}
         out = Path(args.out)
-        SpanModel(weights, t, meta, cal).save(out)
+        SpanModel(weights, t, meta, cal, qcal, qt).save(out)
         size = out.stat().st_size
-        print(f"wrote {out} ({len(weights)} weights, {size / 1024:.0f} KiB; threshold "
-              f"{t:.3f})" + (" — the shipped file" if out.resolve() ==
+        print(f"wrote {out} ({len(weights)} weights, {size / 1024:.0f} KiB; tiers {t:.3f} / "
+              f"{qt:.3f})" + (" — the shipped file" if out.resolve() ==
                              SPAN_WEIGHTS_FILE.resolve() else ""))
     return 0

@@ -295,6 +295,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         "verdict": ver.get("verdict"), "confidence": ver.get("confidence"),
                         "residue": _program(ans).get("residue"),
                         "route": _route(ans),
+                        # the span programs' quote tier: the clause offered for verification
+                        "quote_f1": score(q, [_program(ans)["quote"]], "")[1]
+                        if "tentative" in _program(ans) else None,
                         # the question a CRAG rewrite answered instead, when one did
                         "asked": ver["crag"]["attempts"][-1]["question"] if ver.get("crag") and
                         ver["crag"]["stop"].startswith("passed after") else None,
@@ -390,7 +393,13 @@ def _report(results: list[dict], elapsed: float, args, calibrate, reliability_ta
         print(f"all questions, {half} documents: n={len(rs)} EM "
               f"{_mean([r['em'] for r in rs]):.3f}, F1 {_mean([r['f1'] for r in rs]):.3f}, "
               f"precision {_mean([r['em'] for r in ra]):.3f} ({len(ra)} answered)")
-    spans = [r for r in results if r["route"] == "program:span"]
+    quotes = [r for r in results if r.get("quote_f1") is not None]
+    if quotes:
+        print(f"\nspan programs' quote tier (needs_verification, no value stated): "
+              f"{len(quotes)} cited sentences offered; the quoted clause has F1 >= 0.5 with "
+              f"the gold answer in {_mean([float(r['quote_f1'] >= 0.5) for r in quotes]):.3f}, "
+              f"mean F1 {_mean([r['quote_f1'] for r in quotes]):.3f}")
+    spans = [r for r in results if r["route"] == "program:span" and r["answer"]]
     if spans:
         print(f"\nspan programs (the last resort, programs/spans.py): {len(spans)} answered, "
               f"{sum(r['em'] for r in spans):.0f} exactly right, mean F1 "

@@ -18,8 +18,9 @@ exactly traceable: nothing is composed. Three steps, all generic (no question is
    fall around the span; the span's length, position and boundaries; the question's first
    words crossed with the span's shape and its boundary words, hashed into a bounded space).
    The weights are fitted by `hyrag bench fit-spans` on training questions and ship as
-   `span_weights.json`, with a calibrator and the abstention threshold fitted out of fold;
-   below it the route answers nothing and the question stays a Knowledge Gap.
+   `span_weights.json`, with two calibrated tiers fitted out of fold (`SpanModel`): above
+   the first the clause is answered; above the second only, the cited sentence is offered
+   as `needs_verification`; below both the question stays a Knowledge Gap.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 SPAN_WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")
 TOP_SENTENCES = 4  # sentences read per question (retrieval's recall at 4 is what is bounded)
 MAX_SPAN_TOKENS = 60  # a longer run of a sentence is the sentence itself or no answer
+SUBJECT_TOKENS = 6  # a span may open at any of a sentence's first words (after its subject)
 HASH_BUCKETS = 1 << 13  # lexical crosses are hashed into this many features (file size bound)
 WEIGHT_FLOOR = 1e-3  # weights below this are not shipped
 # a number, with its currency sign, its brackets and its scale or percent after it
@@ -169,6 +171,10 @@ def candidate_spans(text: str) -> list[tuple[int, int]]:
         if i and (_PUNCT.search(gap_before) or stop[i - 1] or (i > 1 and (
                 stop[i - 2] or _PUNCT.search(text[toks[i - 2][1]:toks[i - 1][0]])))):
             starts.add(i)
+        # a sentence's subject is short: its predicate (the text after the main verb, "include
+        # | fuel, crew wages and port fees") opens within its first words
+        if i <= SUBJECT_TOKENS:
+            starts.add(i)
         if t[0].isdigit():
             starts.add(i)
             ends.add(i + 1)
@@ -176,15 +182,17 @@ def candidate_spans(text: str) -> list[tuple[int, int]]:
                 ends.add(i + 2)  # a figure and its unit: "2.5 years", "$1.2 million"
         if i + 1 < n and (_PUNCT.search(gap_after) or stop[i + 1]):
             ends.add(i + 1)
-    out = []
+    out: dict[str, tuple[int, int]] = {}
     for i in sorted(starts):
         for j in sorted(ends):
             if i < j <= i + MAX_SPAN_TOKENS and not stop[j - 1]:
-                out.append(_chars(text, toks, i, j))
-    full = (0, len(text))
-    if full not in out:
-        out.append(full)
-    return list(dict.fromkeys(out))
+                a, b = _chars(text, toks, i, j)
+                out.setdefault(text[a:b], (a, b))
+    # the whole sentence, once: the run of all its tokens quotes the same words
+    whole = text.rstrip().rstrip(".").rstrip()
+    if whole not in out:
+        out[whole] = (0, len(whole))
+    return list(out.values())
 
 
 
@@ -320,36 +328,47 @@ class Scored:
 
 @dataclass(frozen=True)
 class SpanModel:
-    """The fitted weights (sentence and span features alike), the calibrator of the best
-    span's confidence and the abstention threshold fitted with them."""
+    """The fitted weights (sentence and span features alike) and two calibrated tiers:
+    `calibrator` / `min_confidence`, the probability that the best span is the answer exactly
+    and the cut above which it is answered; `quote_calibrator` / `quote_min_confidence`, the
+    probability that it quotes the answer's clause (the right sentence cited) and the cut
+    above which the sentence is offered, cited, as `needs_verification` — an analyst is
+    better served by the sentence that answers than by an abstention, but a clause that is
+    only near the answer is no answer to state."""
 
     weights: dict[str, float]
     min_confidence: float
     meta: dict
     calibrator: dict[str, float] = field(default_factory=dict)
+    quote_calibrator: dict[str, float] = field(default_factory=dict)
+    quote_min_confidence: float = 1.01
 
     def score(self, phi: dict[str, float]) -> float:
         w = self.weights
         return sum(w.get(k, 0.0) * v for k, v in phi.items())
 
-    def confidence(self, ranked: list[Scored], q: Asked) -> float:
-        """How likely the best span is the answer (`calibration_features`, the calibrator)."""
+    def confidence(self, ranked: list[Scored], q: Asked, *, quote: bool = False) -> float:
+        """How likely the best span is the answer exactly (or, with `quote`, quotes its
+        clause): `calibration_features` through the tier's calibrator."""
         if not ranked:
             return 0.0
         b = ranked[0]
         other = max((r.probability for r in ranked[1:]), default=0.0)
         f = calibration_features(b.p_sentence, b.p_span, b.cover, b.phi, other, q.opening,
                                  b.expected_f1)
-        if not self.calibrator:
+        cal = self.quote_calibrator if quote else self.calibrator
+        if not cal:
             return f["p_best"]
-        z = sum(self.calibrator.get(k, 0.0) * v for k, v in f.items())
+        z = sum(cal.get(k, 0.0) * v for k, v in f.items())
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     @staticmethod
     def load(path: Path = SPAN_WEIGHTS_FILE) -> SpanModel:
         d = json.loads(path.read_text(encoding="utf-8"))
         return SpanModel(dict(d["weights"]), float(d["min_confidence"]),
-                         dict(d.get("meta", {})), dict(d.get("calibrator", {})))
+                         dict(d.get("meta", {})), dict(d.get("calibrator", {})),
+                         dict(d.get("quote_calibrator", {})),
+                         float(d.get("quote_min_confidence", 1.01)))
 
     def save(self, path: Path) -> None:
         """Write the model; weights below `WEIGHT_FLOOR` are dropped, the rest kept to four
@@ -357,8 +376,10 @@ class SpanModel:
         kept = {k: round(v, 4) for k, v in sorted(self.weights.items())
                 if abs(v) >= WEIGHT_FLOOR}
         path.write_text(json.dumps({"meta": self.meta, "min_confidence": self.min_confidence,
-                                    "calibrator": self.calibrator, "weights": kept},
-                                   indent=0) + "\n", encoding="utf-8")
+                                    "calibrator": self.calibrator,
+                                    "quote_min_confidence": self.quote_min_confidence,
+                                    "quote_calibrator": self.quote_calibrator,
+                                    "weights": kept}, indent=0) + "\n", encoding="utf-8")
 
 
 def calibration_features(p_sentence: float, p_span: float, cover: float,
@@ -471,10 +492,13 @@ def model(path: str = "") -> SpanModel:
 
 
 def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
-           min_confidence: float | None = None) -> object | None:
+           min_confidence: float | None = None, quote_min_confidence: float | None = None
+           ) -> object | None:
     """The best span committed as a reader result (`route.ProgramReading`: one requirement,
     the sentence's claim as its one committed fact, the clause as the value), or None when
-    no span reaches the threshold (the fitted one unless `min_confidence` is given)."""
+    it reaches neither tier (`SpanModel`; the fitted cuts unless given). A span above the
+    quote tier only is marked `tentative` in its program: the engine offers the cited
+    sentence as `needs_verification`, stating no value."""
     m = model(weights)
     p = prose(con)
     if not p.sentences:
@@ -483,14 +507,20 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     if not ranked:
         return None
     conf = m.confidence(ranked, q)
-    if conf < (m.min_confidence if min_confidence is None else min_confidence):
-        return None
-    return commit(ranked[0], conf, p)
+    if conf >= (m.min_confidence if min_confidence is None else min_confidence):
+        return commit(ranked[0], conf, p)
+    quoted = m.confidence(ranked, q, quote=True)
+    if quoted >= (m.quote_min_confidence if quote_min_confidence is None
+                  else quote_min_confidence):
+        return commit(ranked[0], conf, p, tentative=quoted)
+    return None
 
 
-def commit(best: Scored, confidence: float, p: Prose) -> object:
+def commit(best: Scored, confidence: float, p: Prose, tentative: float | None = None
+           ) -> object:
     """The engine's types for a quoted span: the sentence's claim committed as the evidence
-    of one requirement, the clause as the answer, and a sentence citing it."""
+    of one requirement, the clause as the answer, and a sentence citing it; `tentative`:
+    the quote tier's confidence, when only that tier was reached."""
     from hyrag.answer.commitment import CommitmentStore, Fact
     from hyrag.answer.programs.route import ProgramReading
     from hyrag.answer.requirements import Requirement
@@ -510,6 +540,8 @@ def commit(best: Scored, confidence: float, p: Prose) -> object:
         warrant_query=f"program: {prog}", confidence=s.confidence))
     program = {"kind": "program", "operation": "span", "program": prog.to_dict(),
                "expression": r.expression, "confidence": round(confidence, 4),
-               "operands": [s.claim_id]}
+               "operands": [s.claim_id], "quote": quote.text}
+    if tentative is not None:
+        program["tentative"] = round(tentative, 4)
     return ProgramReading([req], [Verdict(req, "direct", (s.claim_id,))], store, [],
                           "program:span", quote.text, "", confidence, 0, "", program)
