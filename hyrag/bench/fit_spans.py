@@ -43,6 +43,10 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SEED = 19
 MIN_F1 = 0.5  # a candidate this close to the gold answer (F1) may be the one taught
@@ -173,7 +177,7 @@ def collect(docs: list[dict], cache: Path, limit: int | None, jobs: int) -> dict
     return {"names": index.names, "questions": out}
 
 
-def _dot(csr: tuple, w) -> object:  # noqa: ANN001 - numpy arrays
+def _dot(csr: tuple, w: np.ndarray) -> np.ndarray:
     """Each row's score w . phi of a sparse (idx, val, offsets) matrix."""
     import numpy as np
 
@@ -185,7 +189,7 @@ def _dot(csr: tuple, w) -> object:  # noqa: ANN001 - numpy arrays
     return np.bincount(rows, weights=w[idx] * val, minlength=n)
 
 
-def _softmax(x):  # noqa: ANN001, ANN202 - numpy arrays
+def _softmax(x: np.ndarray) -> np.ndarray:
     import numpy as np
 
     if not len(x):
@@ -194,7 +198,7 @@ def _softmax(x):  # noqa: ANN001, ANN202 - numpy arrays
     return e / e.sum()
 
 
-def lists(questions: list[dict]) -> list[tuple[tuple, object]]:
+def lists(questions: list[dict]) -> list[tuple[tuple, np.ndarray]]:
     """The listwise problems (sparse features, positive weights): per span question whose
     best candidate reaches `MIN_F1`, its sentences (positives: those holding a best-F1
     candidate) and, in each positive sentence, its spans (positives: its best-F1 ones)."""
@@ -221,7 +225,7 @@ def lists(questions: list[dict]) -> list[tuple[tuple, object]]:
     return out
 
 
-def fit(questions: list[dict], n_features: int, l2: float, steps: int):  # noqa: ANN201
+def fit(questions: list[dict], n_features: int, l2: float, steps: int) -> np.ndarray:
     """One weight vector for both rankers (`lists`): listwise softmax, L2, Adam."""
     import numpy as np
 
@@ -262,7 +266,7 @@ def fit(questions: list[dict], n_features: int, l2: float, steps: int):  # noqa:
     return w
 
 
-def best(g: dict, w) -> dict | None:  # noqa: ANN001
+def best(g: dict, w: np.ndarray) -> dict | None:
     """The question's best span under weights `w`: its calibration features, EM, F1 and
     whether its sentence is one holding the best candidate; None without candidates."""
     import numpy as np
@@ -345,7 +349,7 @@ def out_of_fold(questions: list[dict], n_features: int, l2: float, steps: int,
     return out
 
 
-def report(name: str, questions: list[dict], w, cals: tuple[dict, dict],  # noqa: ANN001
+def report(name: str, questions: list[dict], w: np.ndarray, cals: tuple[dict, dict],
            cuts: tuple[float, float], asked: set[str] | None = None) -> str:
     """Span questions: how often the right sentence is retrieved and picked, the best span's
     EM / F1; the questions `asked` (all when None): at the threshold, what is answered and how
@@ -390,7 +394,7 @@ def run(args: argparse.Namespace) -> int:
     saved = Path(args.collected) if args.collected else None
     if saved is not None and saved.exists():
         with gzip.open(saved, "rb") as f:
-            data = pickle.load(f)  # noqa: S301 - a file this command wrote
+            data = pickle.load(f)  # a file this command wrote (--collected), never another
     else:
         docs = json.loads(Path(args.tatqa).read_text(encoding="utf-8"))
         with tempfile.TemporaryDirectory(prefix="hyrag-fitspans-") as tmp:

@@ -40,6 +40,8 @@ from hyrag.answer.programs.lexicon import STOP, content, token_spans, tokens
 if TYPE_CHECKING:
     import duckdb
 
+    from hyrag.answer.programs.route import ProgramReading
+
 SPAN_WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")
 TOP_SENTENCES = 4  # sentences read per question (retrieval's recall at 4 is what is bounded)
 MAX_SPAN_TOKENS = 60  # a longer run of a sentence is the sentence itself or no answer
@@ -493,7 +495,7 @@ def model(path: str = "") -> SpanModel:
 
 def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
            min_confidence: float | None = None, quote_min_confidence: float | None = None
-           ) -> object | None:
+           ) -> ProgramReading | None:
     """The best span committed as a reader result (`route.ProgramReading`: one requirement,
     the sentence's claim as its one committed fact, the clause as the value), or None when
     it reaches neither tier (`SpanModel`; the fitted cuts unless given). A span above the
@@ -517,7 +519,7 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
 
 
 def commit(best: Scored, confidence: float, p: Prose, tentative: float | None = None
-           ) -> object:
+           ) -> ProgramReading:
     """The engine's types for a quoted span: the sentence's claim committed as the evidence
     of one requirement, the clause as the answer, and a sentence citing it; `tentative`:
     the quote tier's confidence, when only that tier was reached."""

@@ -9,15 +9,18 @@ program's JSON form; the settings refuse what they cannot mean."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import hyrag
+from hyrag.answer.answer import Answer
 from hyrag.answer.programs import spans
 from hyrag.answer.programs.execute import ExecutionError, Sentence, quote, run
 from hyrag.answer.programs.language import Cell, Program, Span
 from hyrag.errors import SettingsError
+from hyrag.kb import KnowledgeBase
 from hyrag.settings import Settings
 from ingest.textclaims import extract_claims
 from ingest.types import Passage
@@ -35,7 +38,7 @@ Harbor Logistics employed 1,250 people at the end of 2019.
 """
 
 
-def _kb(tmp: Path, **settings: object):  # noqa: ANN202
+def _kb(tmp: Path, **settings: object) -> KnowledgeBase:
     path = tmp / "review.txt"
     path.write_text(REPORT, encoding="utf-8")
     kb = hyrag.open(tmp / "kb", settings=Settings(answer_use_search=False, answer_core="hybrid",
@@ -45,14 +48,14 @@ def _kb(tmp: Path, **settings: object):  # noqa: ANN202
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory):
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
     # every span that ranks first is answered: these tests judge which span and which citation
     k = _kb(tmp_path_factory.mktemp("spans"), program_span_min_confidence=0.0)
     yield k
     k.close()
 
 
-def _cited(kb, ans) -> list[str]:  # noqa: ANN001
+def _cited(kb: KnowledgeBase, ans: Answer) -> list[str]:
     """The claim texts an answer's evidence cites."""
     ids = [e["claim_id"] for e in ans.evidence]
     rows = kb.store.con.execute(
@@ -69,7 +72,7 @@ def test_every_prose_sentence_is_kept_as_a_claim_with_its_locator() -> None:
     assert (kept[0].locator.paragraph, kept[0].locator.sentence) == (3, 0)
 
 
-def test_a_why_question_is_answered_with_the_clause_and_cites_the_sentence(kb) -> None:  # noqa: ANN001
+def test_a_why_question_is_answered_with_the_clause_and_cites_the_sentence(kb: KnowledgeBase) -> None:
     ans = kb.ask("Why did freight revenue decrease in 2019?")
     assert ans.decision == "answer", ans.text
     (value,) = ans.values
@@ -83,7 +86,7 @@ def test_a_why_question_is_answered_with_the_clause_and_cites_the_sentence(kb) -
     assert ans.verification["verdict"] != "fail"
 
 
-def test_what_does_x_include_quotes_what_it_includes(kb) -> None:  # noqa: ANN001
+def test_what_does_x_include_quotes_what_it_includes(kb: KnowledgeBase) -> None:
     ans = kb.ask("What do operating expenses include?")
     assert ans.decision == "answer", ans.text
     (value,) = ans.values
@@ -93,7 +96,7 @@ def test_what_does_x_include_quotes_what_it_includes(kb) -> None:  # noqa: ANN00
     assert any(t.startswith("Operating expenses include") for t in _cited(kb, ans))
 
 
-def test_a_question_no_sentence_speaks_to_is_a_knowledge_gap(kb) -> None:  # noqa: ANN001
+def test_a_question_no_sentence_speaks_to_is_a_knowledge_gap(kb: KnowledgeBase) -> None:
     # at threshold 0 any retrieved sentence would be answered: none shares a content word
     ans = kb.ask("Why did the pension deficit widen?")
     assert ans.decision != "answer"
