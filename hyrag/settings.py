@@ -92,6 +92,10 @@ class Settings:
     # fitted model: "" is the one shipped (hyrag/answer/programs/span_weights.json); a path
     # selects another (`hyrag bench fit-spans --out`).
     program_span_weights: str = ""
+    # Whether the span programs are asked at all (a run without them gives the questions they
+    # would be asked: `hyrag bench tatqa --no-spans`, read by `hyrag bench fit-spans
+    # --unanswered`).
+    program_spans: bool = True
     # Below this calibrated confidence the best span is not answered (the question stays a
     # Knowledge Gap); -1 takes the threshold fitted out of fold with the weights at the
     # training half's precision target (`hyrag bench fit-spans --precision`, default 0.9).

@@ -156,8 +156,9 @@ class AnswerEngine:
             # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
             reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                    facts=commitments.facts)
-        if core in ("programs", "hybrid") and reading.result is None and not reading.structure \
-                and (not direct or guards.asks_for_explanation(question)):
+        if core in ("programs", "hybrid") and self.settings.program_spans and \
+                reading.result is None and not reading.structure and (
+                    not direct or guards.asks_for_explanation(question)):
             # the last resort: a clause of a sentence, quoted and cited (programs/spans.py),
             # only where no table program, no reader and no direct evidence answered (or the
             # question asks for an explanation, which figures do not give)

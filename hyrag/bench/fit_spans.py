@@ -25,9 +25,9 @@ default 0.9), above which the clause is answered; the quote tier, "it quotes the
 clause" (F1 >= `MIN_F1`: the right sentence cited; `--quote-precision`, default 0.9), above
 which the cited sentence is offered as `needs_verification`. The route is asked whatever the
 question — table and figure questions too — and it is the engine's last resort, so with
-`--unanswered RUN.json` (a `hyrag bench tatqa --out` run without span programs) the questions
-asked are the ones that run left unanswered; without it, every question. The calibrators may
-learn that a question's opening words ("how much") never ask for a clause.
+`--unanswered RUN.json` (a `hyrag bench tatqa --answer-core hybrid --no-spans --out` run) the
+questions asked are the ones that run left unanswered; without it, every question. The
+calibrators may learn that a question's opening words ("how much") never ask for a clause.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None,
                    help="write the fitted model here (the package's span_weights.json to ship)")
     p.add_argument("--unanswered", default=None, metavar="RUN.json",
-                   help="a `hyrag bench tatqa --out` run without the span programs: the "
+                   help="a `hyrag bench tatqa --no-spans --out` run: the "
                         "calibrator and threshold are fitted on the questions it left "
                         "unanswered — the ones the last resort is asked — not on all")
     p.add_argument("--precision", type=float, default=0.9,

@@ -56,6 +56,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
     p.add_argument("--span-weights", default="",
                    help="the span programs' model (hyrag bench fit-spans --out); default: shipped")
+    p.add_argument("--no-spans", action="store_true",
+                   help="without the span programs (settings.program_spans): the run whose "
+                        "unanswered questions `hyrag bench fit-spans --unanswered` calibrates on")
     p.add_argument("--docs", choices=("all", "even", "odd"), default="all",
                    help="only the even- or odd-numbered documents (the half a fit held out)")
     p.add_argument("--plot", default=None, metavar="DIR",
@@ -247,7 +250,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         return 1
     docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
-                        program_weights=args.weights, program_span_weights=args.span_weights)
+                        program_weights=args.weights, program_span_weights=args.span_weights,
+                        program_spans=not getattr(args, "no_spans", False))
     half = {"even": 0, "odd": 1}.get(getattr(args, "docs", "all"))
     llm = llm_bench.client(args, settings)  # --llm: the configured endpoint, else None
     results: list[dict] = []
@@ -322,7 +326,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         f" --answer-core {args.answer_core}" if args.answer_core != "readers" else "") + (
         f" --weights {shlex.quote(args.weights)}" if args.weights else "") + (
         f" --span-weights {shlex.quote(args.span_weights)}" if args.span_weights else "") + (
-        f" --docs {args.docs}" if args.docs != "all" else "") + llm_bench.flags(args)
+        f" --docs {args.docs}" if args.docs != "all" else "") + (
+        " --no-spans" if args.no_spans else "") + llm_bench.flags(args)
     print(f"\nreproduce: {cmd}")
     return 0
 

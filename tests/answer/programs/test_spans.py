@@ -72,7 +72,8 @@ def test_every_prose_sentence_is_kept_as_a_claim_with_its_locator() -> None:
     assert (kept[0].locator.paragraph, kept[0].locator.sentence) == (3, 0)
 
 
-def test_a_why_question_is_answered_with_the_clause_and_cites_the_sentence(kb: KnowledgeBase) -> None:
+def test_a_why_question_is_answered_with_its_reason_citing_the_sentence(kb: KnowledgeBase
+                                                                       ) -> None:
     ans = kb.ask("Why did freight revenue decrease in 2019?")
     assert ans.decision == "answer", ans.text
     (value,) = ans.values
@@ -109,6 +110,12 @@ def test_below_both_tiers_the_question_is_abstained_on(tmp_path: Path) -> None:
              program_span_quote_min_confidence=1.0) as strict:
         ans = strict.ask("Why did freight revenue decrease in 2019?")
         assert ans.values == () and ans.decision != "answer"
+
+
+def test_without_span_programs_the_question_is_not_quoted(tmp_path: Path) -> None:
+    with _kb(tmp_path, program_span_min_confidence=0.0, program_spans=False) as kb:
+        ans = kb.ask("Why did freight revenue decrease in 2019?")
+        assert ans.values == () and (ans.program or {}).get("operation") != "span"
 
 
 def test_the_quote_tier_offers_the_cited_sentence_for_verification(tmp_path: Path) -> None:
