@@ -577,6 +577,12 @@ def _bench_fit():
     return fit
 
 
+def _bench_fit_spans():
+    from hyrag.bench import fit_spans
+
+    return fit_spans
+
+
 def _bench_wtq():  # noqa: ANN202
     from hyrag.bench import wtq
 
@@ -600,6 +606,7 @@ BENCHES: dict[str, Callable[[], object]] = {
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
+    "fit-spans": _bench_fit_spans,
     "coldstart": _bench_coldstart, "scale": _bench_scale,
 }
 

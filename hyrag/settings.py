@@ -94,6 +94,23 @@ class Settings:
     # training questions; 1.0 lets a proposal win where the ranker is torn, not overrule a
     # confident ranking (the fitted threshold still decides whether to answer).
     program_llm_prior: float = 1.0
+    # Span programs (hyrag/answer/programs/spans.py): a text question answered by quoting a
+    # clause of a sentence, asked last, after the table programs and the readers. Their
+    # fitted model: "" is the one shipped (hyrag/answer/programs/span_weights.json); a path
+    # selects another (`hyrag bench fit-spans --out`).
+    program_span_weights: str = ""
+    # Whether the span programs are asked at all (a run without them gives the questions they
+    # would be asked: `hyrag bench tatqa --no-spans`, read by `hyrag bench fit-spans
+    # --unanswered`).
+    program_spans: bool = True
+    # Below this calibrated confidence the best span is not answered (the question stays a
+    # Knowledge Gap); -1 takes the threshold fitted out of fold with the weights at the
+    # training half's precision target (`hyrag bench fit-spans --precision`, default 0.9).
+    program_span_min_confidence: float = -1.0
+    # Above this calibrated confidence that the best span quotes the answer's clause (and
+    # below the one above), the cited sentence is offered as `needs_verification`, stating no
+    # value; -1 takes the threshold fitted with the weights.
+    program_span_quote_min_confidence: float = -1.0
     # --- Vector index (issue 4; hyrag/index/ann.py says why these values) ---
     ann_min_vectors: int = 100_000  # an index this large trains an approximate (IVF) index
     ann_index_type: str = "IVF_SQ"  # IVF_SQ, IVF_PQ, IVF_RQ or IVF_FLAT
@@ -146,10 +163,17 @@ class Settings:
         if self.answer_core not in ANSWER_CORES:
             raise SettingsError(f"answer_core must be one of {', '.join(ANSWER_CORES)}, "
                                 f"got {self.answer_core!r}")
-        if not isinstance(self.program_min_confidence, int | float) or not (
-                self.program_min_confidence == -1.0 or 0.0 <= self.program_min_confidence <= 1.0):
-            raise SettingsError("program_min_confidence must be -1 (the fitted threshold) or "
-                                f"in [0, 1], got {self.program_min_confidence!r}")
+        for name in ("program_min_confidence", "program_span_min_confidence",
+                     "program_span_quote_min_confidence"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not (
+                    v == -1.0 or 0.0 <= v <= 1.0):
+                raise SettingsError(f"{name} must be -1 (the fitted threshold) or in [0, 1], "
+                                    f"got {v!r}")
+        for name in ("program_weights", "program_span_weights"):
+            if not isinstance(getattr(self, name), str):
+                raise SettingsError(f"{name} must be a path (\"\" for the shipped file), got "
+                                    f"{getattr(self, name)!r}")
         if not isinstance(self.program_llm_prior, int | float) or not (
                 0.0 <= self.program_llm_prior <= 10.0):
             raise SettingsError("program_llm_prior must be a log-odds bonus in [0, 10], got "

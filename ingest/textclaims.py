@@ -275,6 +275,21 @@ def defines(sentence: str) -> bool:
         m.group(0).split()) - 1 <= _DEFINES_SUBJECT
 
 
+# a sentence kept as a `sentence` claim has at least this many words: shorter lines ("Notes",
+# "Continued", a lone label) state nothing a question could be answered with
+SENTENCE_MIN_WORDS = 4
+
+
+def keeps_sentence(sentence: str) -> bool:
+    """Whether a sentence that gives no fact claim is kept as a `sentence` claim: every prose
+    sentence of a few words or more that is not a question. A report's "why" and "how" are
+    told in sentences with no figure in them, and an answer quoting one must be able to cite
+    it, so ingestion keeps them all (not only definitions, `defines`)."""
+    s = sentence.strip()
+    return not s.endswith("?") and (defines(s) or len(re.findall(r"\w+", s))
+                                    >= SENTENCE_MIN_WORDS)
+
+
 def _states_fact(sentence: str, entity: str | None) -> bool:
     if sentence.rstrip().endswith("?") or entity is None:
         return False
@@ -352,9 +367,11 @@ def extract_claims(
                     subj_end = pm.end() if pm else 0
                 attr = attribute_without_number(sentence, ents, negated, subj_end)
                 facts = [_Fact(0, 0, None, attr, resolved)] if attr else []
-            if not facts and defines(sentence):
-                # a numberless definition ("Order intake represents commitments from
-                # customers ..."): kept as a sentence claim, quoted by the span reader
+            if not facts and keeps_sentence(sentence):
+                # a sentence that states no figure and no fact the rules read ("Order intake
+                # represents commitments from customers ...", "The decrease was due to lower
+                # volumes."): kept whole as a sentence claim, so a text question can quote it
+                # and cite it (the span programs, the span reader)
                 claims.append(ClaimRecord(
                     kind="sentence", text=sentence, locator=base_loc, entity=None,
                     attribute=None, value_text=None, value_num=None, scale="", unit="",

@@ -80,7 +80,12 @@ class AnswerEngine:
             # audit record; it never replaces an answer another route gave
             alt = self._ask_once(question, trust, as_of, on_event=on_event, original=question,
                                  core="programs")
-            if alt.decision == "answer" and (alt.program or {}).get("kind") == "program":
+            prog = alt.program or {}
+            # a program's answer; or, where the engine had abstained, a sentence the span
+            # programs' quote tier offers for verification (a cited lead, no value stated)
+            if prog.get("kind") == "program" and (alt.decision == "answer" or (
+                    ans.decision == "abstain" and alt.decision == "needs_verification"
+                    and prog.get("operation") == "span")):
                 from dataclasses import replace
 
                 ans = replace(alt, verification={**alt.verification, "fallback": {
@@ -175,6 +180,23 @@ class AnswerEngine:
             # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
             reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,
                                    facts=commitments.facts)
+        if core in ("programs", "hybrid") and self.settings.program_spans and \
+                reading.result is None and not reading.structure and (
+                    not direct or guards.asks_for_explanation(question)):
+            # the last resort: a clause of a sentence, quoted and cited (programs/spans.py),
+            # only where no table program, no reader and no direct evidence answered (or the
+            # question asks for an explanation, which figures do not give)
+            from hyrag.answer.programs import spans
+
+            cut = self.settings.program_span_min_confidence
+            qcut = self.settings.program_span_quote_min_confidence
+            quoted = spans.answer(question, reader.con,
+                                  weights=self.settings.program_span_weights,
+                                  min_confidence=None if cut < 0 else cut,
+                                  quote_min_confidence=None if qcut < 0 else qcut)
+            if quoted is not None:
+                reading = _replace(reading, result=quoted, declined=False)
+                emit("program", quoted.program)
         tq, spans_owned, year_q = reading.result, reading.structure, reading.asks_period
         if tq is not None:
             requirements, verdicts, commitments = tq.requirements, tq.verdicts, tq.store
@@ -224,7 +246,7 @@ class AnswerEngine:
             question, parsed, structure=spans_owned, asks_period=year_q, read=tq is not None,
             facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
             max_unexplained=self.settings.answer_max_unexplained,
-            quoted=tq is not None and tq.operation == "prose_span")
+            quoted=tq is not None and tq.operation in ("prose_span", "program:span"))
         if decision == "answer" and reading.declined and not no_answer:
             no_answer = ("the line-item reader declined the question (its figures are not one "
                          "line's, or not what is asked), and the figures found directly do not "
@@ -244,6 +266,13 @@ class AnswerEngine:
                 requirements[0].entity if requirements else None, unheld,
                 requirements[0].period if requirements else None, no_answer))
             text = gap.sentence()  # not the other measure's figure
+        tentative = (getattr(tq, "program", None) or {}).get("tentative")
+        if tentative is not None and decision == "answer" and not no_answer:
+            # the span programs' quote tier (programs/spans.py): the sentence likely holds
+            # the answer's clause, but the clause is not sure enough to state as the answer
+            decision, reason = "needs_verification", (
+                f"the cited sentence likely answers the question (confidence {tentative:.2f}) "
+                "but the clause quoted from it is not sure enough to state as the answer")
         if no_answer:
             decision, reason = "abstain", no_answer
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:

@@ -58,6 +58,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the default)")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
+    p.add_argument("--span-weights", default="",
+                   help="the span programs' model (hyrag bench fit-spans --out); default: shipped")
+    p.add_argument("--no-spans", action="store_true",
+                   help="without the span programs (settings.program_spans): the run whose "
+                        "unanswered questions `hyrag bench fit-spans --unanswered` calibrates on")
+    p.add_argument("--docs", choices=("all", "even", "odd"), default="all",
+                   help="only the even- or odd-numbered documents (the half a fit held out)")
     p.add_argument("--plot", default=None, metavar="DIR",
                    help="write reliability and accuracy-by-answer-type PNGs (needs matplotlib)")
     p.add_argument("--shared", type=int, default=None, metavar="N",
@@ -249,11 +256,13 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         return 1
     docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
-                        program_weights=args.weights)
+                        program_weights=args.weights, program_span_weights=args.span_weights,
+                        program_spans=not getattr(args, "no_spans", False))
     if args.shared:
         from hyrag.bench.tatqa_shared import run_shared
 
         return run_shared(args, docs, settings)
+    half = {"even": 0, "odd": 1}.get(getattr(args, "docs", "all"))
     llm = llm_bench.client(args, settings)  # --llm: the configured endpoint, else None
     results: list[dict] = []
     t0 = time.perf_counter()
@@ -261,6 +270,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
     for di, doc in enumerate(docs):
         if budget is not None and budget <= 0:
             break
+        if half is not None and di % 2 != half:
+            continue
         with tempfile.TemporaryDirectory(prefix="hyrag-tatqa-") as tmp:
             kb = hyrag.open(Path(tmp) / "kb", settings=settings)
             try:
@@ -298,6 +309,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         "verdict": ver.get("verdict"), "confidence": ver.get("confidence"),
                         "residue": _program(ans).get("residue"),
                         "route": _route(ans),
+                        # the span programs' quote tier: the clause offered for verification
+                        "quote_f1": score(q, [_program(ans)["quote"]], "")[1]
+                        if "tentative" in _program(ans) else None,
                         # the question a CRAG rewrite answered instead, when one did
                         "asked": ver["crag"]["attempts"][-1]["question"] if ver.get("crag") and
                         ver["crag"]["stop"].startswith("passed after") else None,
@@ -320,7 +334,10 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
         " --calibrate" if args.calibrate else "") + (
         f" --policy {args.policy}" if args.policy != "relevance" else "") + (
         f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "") + (
-        f" --weights {shlex.quote(args.weights)}" if args.weights else "") + llm_bench.flags(args)
+        f" --weights {shlex.quote(args.weights)}" if args.weights else "") + (
+        f" --span-weights {shlex.quote(args.span_weights)}" if args.span_weights else "") + (
+        f" --docs {args.docs}" if args.docs != "all" else "") + (
+        " --no-spans" if args.no_spans else "") + llm_bench.flags(args)
     print(f"\nreproduce: {cmd}")
     return 0
 
@@ -391,6 +408,33 @@ def _report(results: list[dict], elapsed: float, args, calibrate, reliability_ta
         print(f"all questions, {half} documents: n={len(rs)} EM "
               f"{_mean([r['em'] for r in rs]):.3f}, F1 {_mean([r['f1'] for r in rs]):.3f}, "
               f"precision {_mean([r['em'] for r in ra]):.3f} ({len(ra)} answered)")
+    quotes = [r for r in results if r.get("quote_f1") is not None]
+    if quotes:
+        print(f"\nspan programs' quote tier (needs_verification, no value stated): "
+              f"{len(quotes)} cited sentences offered; the quoted clause has F1 >= 0.5 with "
+              f"the gold answer in {_mean([float(r['quote_f1'] >= 0.5) for r in quotes]):.3f}, "
+              f"mean F1 {_mean([r['quote_f1'] for r in quotes]):.3f}")
+    spans = [r for r in results if r["route"] == "program:span" and r["answer"]]
+    if spans:
+        print(f"\nspan programs (the last resort, programs/spans.py): {len(spans)} answered, "
+              f"{sum(r['em'] for r in spans):.0f} exactly right, mean F1 "
+              f"{_mean([r['f1'] for r in spans]):.3f}; without them (their answers read as the "
+              "abstentions they replace):")
+        for half, parity in (("even", 0), ("odd", 1)):
+            rs = [r for r in results if r["doc"] % 2 == parity]
+            if not rs:
+                continue
+            for name, sub in (("all questions", rs),
+                              ("text questions", [r for r in rs if r["answer_from"] == "text"])):
+                was = [{**r, "em": 0.0, "f1": 0.0, "answer": None}
+                       if r["route"] == "program:span" else r for r in sub]
+                line = []
+                for tag, xs in (("with", sub), ("without", was)):
+                    xa = [r for r in xs if r["answer"]]
+                    line.append(f"{tag} EM {_mean([r['em'] for r in xs]):.3f} F1 "
+                                f"{_mean([r['f1'] for r in xs]):.3f} precision "
+                                f"{_mean([r['em'] for r in xa]):.3f} ({len(xa)} answered)")
+                print(f"  {half} documents, {name} (n={len(sub)}): " + "; ".join(line))
     print(f"abstention rate           {1 - len(answered) / max(n, 1):.3f}  "
           f"({n - len(answered)}/{n})")
     print(f"answers fully grounded    {_mean([float(r['grounded']) for r in answered]):.3f}  "

@@ -1,8 +1,9 @@
 """One interpreter for every operator of `language`, over the table model.
 
-`run(program, tables)` evaluates a program against the knowledge base's table models and
-returns a `Result`: the value(s) it answers with, their scale, and the cells it read — the
-operands the ReverseVerifier re-checks and the citations of the answer. Nothing here guesses:
+`run(program, tables, sentences)` evaluates a program against the knowledge base's table models
+(and, for `span`, its prose sentences) and returns a `Result`: the value(s) it answers with,
+their scale, and the cells it read — the operands the ReverseVerifier re-checks and the
+citations of the answer — or the sentences it quoted (`Result.quotes`). Nothing here guesses:
 an operand that is not a number where a number is needed, a division by zero, or figures of
 different scales added together raise `ExecutionError`, which the route reads as "this program
 is not an answer", never as an abstention of the whole engine.
@@ -16,7 +17,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hyrag.answer.programs.language import OPERATORS, Cell, Program
+from hyrag.answer.programs.language import OPERATORS, Cell, Program, Span
 from hyrag.answer.programs.link import TableIndex
 from hyrag.errors import HyragError
 
@@ -41,6 +42,28 @@ class CellValue:
 
 
 @dataclass(frozen=True)
+class Sentence:
+    """A prose sentence of the knowledge base as a `Span` reads it: the claim stating it, the
+    sentence as quoted (without ingestion's carried-subject and negation marks), and where it
+    is (source file and locator), for the citation."""
+
+    claim_id: str
+    text: str
+    source: str
+    locator: str
+    confidence: float = 0.0
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A span the executor read: the clause, and the sentence it is quoted from."""
+
+    span: Span
+    text: str
+    sentence: Sentence
+
+
+@dataclass(frozen=True)
 class Result:
     """What a program computed: `values` (one, or several for `each`), their `scale`
     ("" | thousand | million | billion | percent), and the cells read, in operand order."""
@@ -50,6 +73,7 @@ class Result:
     cells: tuple[CellValue, ...]
     expression: str
     op: str = ""
+    quotes: tuple[Quote, ...] = ()
 
     @property
     def answer(self) -> tuple[object, ...]:
@@ -87,11 +111,36 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
 _PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
 
 
+def quote(span: Span, sentences: Mapping[str, Sentence]) -> Quote:
+    """The clause a span names, with its sentence; the clause is trimmed of the spaces and
+    the punctuation that close a sentence or open a clause (", and", ";"), never cut inside."""
+    s = sentences.get(span.claim)
+    if s is None:
+        raise ExecutionError(f"no sentence claim {span.claim!r} in the knowledge base")
+    if span.end > len(s.text):
+        raise ExecutionError(f"{span.claim}: span {span.start}:{span.end} is past the sentence's "
+                             f"end ({len(s.text)})")
+    text = s.text[span.start:span.end].strip().strip(",;:").strip()
+    text = text[:-1] if text.endswith(".") and not _ABBREVIATION.search(text) else text
+    if not text:
+        raise ExecutionError(f"{span.claim}: span {span.start}:{span.end} quotes nothing")
+    return Quote(span, text, s)
+
+
+# a final period that belongs to the last word ("U.S.", "Inc.", "etc."): kept
+_ABBREVIATION = re.compile(r"(?:\b[A-Z]\.|\b(?:Inc|Ltd|Corp|Co|etc|No)\.)$")
+
+
 def run(program: Program, tables: Mapping[str, TableIndex],
+        sentences: Mapping[str, Sentence] | None = None, *,
         memo: dict[Cell, tuple] | None = None) -> Result:
-    """Evaluate `program` (see the module docstring). `memo`: the cells read so far, shared
-    by the caller across the programs of one question (a ranking executes hundreds of
-    candidates over the same few hundred cells)."""
+    """Evaluate `program` (see the module docstring); `sentences` (claim id -> sentence) are
+    what `span` quotes. `memo`: the cells read so far, shared by the caller across the
+    programs of one question (a ranking executes hundreds of candidates over the same few
+    hundred cells)."""
+    if program.op == "span":
+        q = quote(program.args[0], sentences or {})  # type: ignore[arg-type]
+        return Result((q.text,), "", (), repr(q.text), "span", (q,))
     value, scale, cells, expr = _eval(program, tables, {} if memo is None else memo)
     values = tuple(value) if isinstance(value, list) else (value,)
     return Result(values, scale, tuple(cells), expr, program.op)
@@ -107,8 +156,10 @@ def _fmt(v: float) -> str:
     return f"{v:g}" if abs(v) < 1e15 else f"{v:.6g}"
 
 
-def _eval(p: Program | Cell, tables: Mapping[str, TableIndex], memo: dict[Cell, tuple]
+def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict[Cell, tuple]
           ) -> tuple[object, str, list[CellValue], str]:
+    if isinstance(p, Span):
+        raise ExecutionError("a span is quoted by `span` alone, not computed with")
     if isinstance(p, Cell):
         got = memo.get(p)
         if got is None:

@@ -1,7 +1,9 @@
 """The program language: what an answer computes, as data.
 
 A program is an operator over operands, as in FinQA's and TagOp's programs ("subtract, then
-divide by"): operands are cells of the table model (`Cell`) or other programs, so up to three
+divide by"): operands are cells of the table model (`Cell`), spans of prose sentences (`Span`,
+the `span` operator's one operand: "why" and "what does X include" are answered by quoting a
+clause), or other programs, so up to three
 steps compose ("(a - b) / b" is `change_ratio(a, b)`; "(a + b) / 2" is `average(a, b)`).
 Programs are frozen and hashable, print as a readable expression, and serialise to the JSON
 form that `Answer.program` carries and the LLM route proposes.
@@ -30,6 +32,7 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "argmax": (0, "label"),  # the label (row or period) of the largest operand
     "argmin": (0, "label"),
     "labels": (0, "labels"),  # the operands' labels: a row's periods, a column's items
+    "span": (1, "text"),  # a clause of a sentence, quoted as the report writes it
 }
 
 CONVENTIONS = {
@@ -43,6 +46,9 @@ CONVENTIONS = {
               "operand's row (\"the nation with the most gold medals\"), not its label",
     "where =": "`count` / `labels` with where \"=text\" keep the operands whose text equals it "
                "(case, accents, punctuation and articles aside): rows whose cell is that value",
+    "span": "the characters [start, end) of the sentence a `sentence` or `text` claim states "
+            "(its text without the carried-subject and negation marks ingestion prefixes), "
+            "quoted as written and cited by that claim",
     "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
                  "in brackets, \"(141,770)\", is an amount of 141,770 (\"the average voyage "
                  "expenses\" averages the expenses, not their signed presentation)",
@@ -66,12 +72,30 @@ class Cell:
         return {"table": self.table, "row": self.row, "col": self.col}
 
 
+@dataclass(frozen=True, order=True)
+class Span:
+    """Characters [start, end) of a prose sentence: the claim stating the sentence (its
+    `claim_id`, so the answer cites it) and offsets into the sentence as quoted
+    (`CONVENTIONS["span"]`)."""
+
+    claim: str
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if not self.claim or not 0 <= self.start < self.end:
+            raise ValueError(f"a span needs a claim and 0 <= start < end, got {self!r}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"claim": self.claim, "start": self.start, "end": self.end}
+
+
 @dataclass(frozen=True)
 class Program:
     """An operator applied to operands (cells or programs)."""
 
     op: str
-    args: tuple[Cell | Program, ...]
+    args: tuple[Cell | Span | Program, ...]
     # a condition on the operands, for `labels` and `count` only: "<150", ">5000" keeps the
     # operands whose figure passes ("the years in which X was less than 150"); "=Canada" the
     # operands whose text is that value ("how many players are from Canada")
@@ -97,15 +121,22 @@ class Program:
             raise ValueError(f"{self.op} takes {arity} operand(s), got {len(self.args)}")
         if not arity and not self.args:
             raise ValueError(f"{self.op} needs at least one operand")
+        quoted = [isinstance(a, Span) for a in self.args]
+        if any(quoted) if self.op != "span" else not all(quoted):
+            raise ValueError(f"{self.op}: a span is the operand of `span` and only of it")
 
     def cells(self) -> tuple[Cell, ...]:
         """Every cell the program reads, in operand order (each once)."""
         out: list[Cell] = []
         for a in self.args:
             for c in (a.cells() if isinstance(a, Program) else (a,)):
-                if c not in out:
+                if isinstance(c, Cell) and c not in out:
                     out.append(c)
         return tuple(out)
+
+    def spans(self) -> tuple[Span, ...]:
+        """Every sentence span the program quotes, in operand order."""
+        return tuple(a for a in self.args if isinstance(a, Span))
 
     def depth(self) -> int:
         return 1 + max((a.depth() for a in self.args if isinstance(a, Program)), default=0)
@@ -123,15 +154,17 @@ class Program:
     @staticmethod
     def from_dict(d: dict) -> Program:
         """The program a JSON form describes (the LLM route's proposals, stored programs)."""
-        args = tuple(Program.from_dict(a) if "op" in a else Cell(str(a["table"]), int(a["row"]),
-                                                                 int(a["col"]))
+        args = tuple(Program.from_dict(a) if "op" in a else
+                     Span(str(a["claim"]), int(a["start"]), int(a["end"])) if "claim" in a else
+                     Cell(str(a["table"]), int(a["row"]), int(a["col"]))
                      for a in d["args"])
         return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)),
                        bool(d.get("magnitude", False)))
 
     def __str__(self) -> str:
-        inner = ", ".join(str(a) if isinstance(a, Program) else f"{a.table}[{a.row},{a.col}]"
-                          for a in self.args)
+        inner = ", ".join(str(a) if isinstance(a, Program) else
+                          f"{a.claim}[{a.start}:{a.end}]" if isinstance(a, Span) else
+                          f"{a.table}[{a.row},{a.col}]" for a in self.args)
         cond = f" where {self.where}" if self.where else ""
         shown = f" report column {self.report}" if self.report >= 0 else ""
         size = " of magnitudes" if self.magnitude else ""

@@ -51,6 +51,16 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in _TOKEN.findall(text.lower()))
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def token_spans(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The tokens of `tokens(text)` with their character offsets in `text` (start, end,
+    stemmed token): what a span of a sentence is cut along (`spans`)."""
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer ("İ"): offsets kept
+        low = "".join(ch.lower()[:1] or ch for ch in text)
+    return tuple((m.start(), m.end(), stem(m.group(0))) for m in _TOKEN.finditer(low))
+
+
 def content(text: str) -> tuple[str, ...]:
     """Tokens that can name something in a table: no function words, no bare years."""
     return tuple(t for t in tokens(text) if t not in STOP and not _YEAR.fullmatch(t))

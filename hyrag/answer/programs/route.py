@@ -91,7 +91,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
         for c in cands:
             try:
-                r = run(c.program, tabs, memo)
+                r = run(c.program, tabs, memo=memo)
             except ExecutionError:
                 continue
             phi = features(q, c, r)
