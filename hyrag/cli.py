@@ -111,7 +111,7 @@ def _print_json(obj: object) -> None:
     print(json.dumps(obj, default=_json_default, ensure_ascii=False, indent=2))
 
 
-def _open(args: argparse.Namespace, *, read_only: bool = False, **kw: object):  # noqa: ANN202
+def _open(args: argparse.Namespace, *, read_only: bool = False, **kw: object):
     """The knowledge base as `--as SUBJECT` under `--policy FILE` (or the folder's policy.toml)
     with `--attest TEXT`. A command that only reads opens the store read-only, governed or not:
     its audit records go to the read log (`hyrag.readlog`), so readers never lock each other
@@ -122,7 +122,7 @@ def _open(args: argparse.Namespace, *, read_only: bool = False, **kw: object):  
                          policy=args.policy, attestation=args.attest, **kw)
 
 
-def _open_searching(args: argparse.Namespace, **kw: object):  # noqa: ANN202
+def _open_searching(args: argparse.Namespace, **kw: object):
     """`_open` read-only for a command that searches. Vectors of sources ingested without them
     (`--no-vectors`, or `kb.ingest` in Python) are written by the first search, which needs
     the store read-write: then, and only then, the knowledge base is opened read-write; when
@@ -523,43 +523,43 @@ def _missing(e: Exception) -> int:
     raise HyragError(f"benchmark unavailable: {e}")
 
 
-def _bench_ingest():  # noqa: ANN202
+def _bench_ingest():
     from hyrag.bench import ingest
 
     return ingest
 
 
-def _bench_ecr():  # noqa: ANN202
+def _bench_ecr():
     from hyrag.bench import ecr
 
     return ecr
 
 
-def _bench_retrieval():  # noqa: ANN202
+def _bench_retrieval():
     from hyrag.bench import retrieval
 
     return retrieval
 
 
-def _bench_latency():  # noqa: ANN202
+def _bench_latency():
     from hyrag.bench import latency
 
     return latency
 
 
-def _bench_answers():  # noqa: ANN202
+def _bench_answers():
     from hyrag.bench import answers
 
     return answers
 
 
-def _bench_policy():  # noqa: ANN202
+def _bench_policy():
     from hyrag.bench import policy
 
     return policy
 
 
-def _bench_tatqa():  # noqa: ANN202
+def _bench_tatqa():
     from hyrag.bench import tatqa
 
     return tatqa
@@ -583,19 +583,19 @@ def _bench_fit_spans():
     return fit_spans
 
 
-def _bench_wtq():  # noqa: ANN202
+def _bench_wtq():
     from hyrag.bench import wtq
 
     return wtq
 
 
-def _bench_coldstart():  # noqa: ANN202
+def _bench_coldstart():
     from hyrag.bench import coldstart
 
     return coldstart
 
 
-def _bench_scale():  # noqa: ANN202
+def _bench_scale():
     from hyrag.bench import scale
 
     return scale

@@ -76,7 +76,7 @@ class KnowledgeBase:
         self._llm = llm
 
     @property
-    def llm(self):  # noqa: ANN201 - hyrag.llm.LLMClient | None
+    def llm(self):  # hyrag.llm.LLMClient | None
         """The LLM client the steps in `settings.llm_steps` use; None when no step is named
         or no endpoint is configured (the offline route runs, CONTRACT.md environment)."""
         if self._llm is None and self.settings.llm_steps:
@@ -117,7 +117,7 @@ class KnowledgeBase:
 
     # -- governance (issue 8) -----------------------------------------------------------------
     @property
-    def policy(self):  # noqa: ANN201 - hyrag.policy.Policy | None
+    def policy(self):  # hyrag.policy.Policy | None
         return self.pep.policy
 
     def as_subject(self, subject: str | None, *, attestation: str | None = None,
@@ -137,7 +137,7 @@ class KnowledgeBase:
         return kb
 
     @contextlib.contextmanager
-    def _request(self, action: str, *, grant=None, **detail: object):  # noqa: ANN001, ANN202
+    def _request(self, action: str, *, grant=None, **detail: object):
         """One governed request: verdicts decided and written in one batch before the body
         runs; a call inside an active request (kb.search inside kb.ask) reuses its grant."""
         if self._grant is not None:
@@ -153,7 +153,7 @@ class KnowledgeBase:
             self._readers.clear()
 
     @property
-    def reader(self):  # noqa: ANN201 - Store or hyrag.policy.views.GovernedStore
+    def reader(self):  # Store or hyrag.policy.views.GovernedStore
         """The store as the active request's subject sees it (views over allowed sources)."""
         g = self._grant
         if g is None:
@@ -171,7 +171,7 @@ class KnowledgeBase:
                                                              g.allowed_tables)
         return r
 
-    def audit_trail(self):  # noqa: ANN201 - hyrag.answer.audit.AuditTrail
+    def audit_trail(self):  # hyrag.answer.audit.AuditTrail
         """The answer's audit trail, continuing the active request the PEP opened."""
         from hyrag.answer.audit import AuditTrail
         from hyrag.answer.contextpack import GovernedTrail
@@ -275,7 +275,7 @@ class KnowledgeBase:
 
     # -- retrieval (Horizon) -----------------------------------------------------------------
     @property
-    def horizon(self):  # noqa: ANN201 - hyrag.retrieve.Horizon, imported lazily
+    def horizon(self):  # hyrag.retrieve.Horizon, imported lazily
         """Embeddings, vector indices and the ensemble retriever of this knowledge base."""
         if self._horizon is None:
             from hyrag.retrieve import Horizon
@@ -310,7 +310,7 @@ class KnowledgeBase:
             return replace(report, notes=report.notes + notes)
         return report
 
-    def index(self, progress: Callable[[int, int, str], None] | None = None):  # noqa: ANN201
+    def index(self, progress: Callable[[int, int, str], None] | None = None):
         """Write the vectors of every source not yet indexed and drop those of superseded
         versions. Idempotent; a failed source stays pending and is retried next time.
         `progress(done, total, step)` is told each step as it starts (sources, tables
@@ -338,7 +338,7 @@ class KnowledgeBase:
         return rep
 
     def search(self, question: str, k: int = 10, *, allowed_sources: set[str] | None = None,
-               strategies: list[str] | None = None, expand: bool | None = None):  # noqa: ANN201
+               strategies: list[str] | None = None, expand: bool | None = None):
         """Ranked claims for a question, each with its per-strategy ranks and similarities and
         the fused RRF score; `.best_strategy` names the strategy that scored best. Sources
         outside `allowed_sources` are excluded inside candidate generation."""
@@ -352,7 +352,7 @@ class KnowledgeBase:
             res.step_up = grant.step_up_notice()  # STEP_UP sources: announced, not searched
             return res
 
-    def _search(self, question, k, allowed_sources, strategies, expand):  # noqa: ANN001, ANN202
+    def _search(self, question, k, allowed_sources, strategies, expand):
         from hyrag.embed import EmbeddingError
 
         try:
@@ -364,7 +364,7 @@ class KnowledgeBase:
             raise HyragError(f"search failed: {e}") from e
 
     # -- answering (issue 6) ----------------------------------------------------------------
-    def ask(self, question: str, trust: str = "balanced", as_of: object = None):  # noqa: ANN201
+    def ask(self, question: str, trust: str = "balanced", as_of: object = None):
         """Answer a question from this knowledge base: an `hyrag.answer.Answer` with its
         decision, requirements and their support, cited evidence, Knowledge Gaps, conflicts,
         derivations, verification, ECR trace and audit id."""
@@ -376,7 +376,7 @@ class KnowledgeBase:
             return _step_up_gap(AnswerEngine(self).ask(question, trust=trust, as_of=as_of),
                                 grant)
 
-    def ask_stream(self, question: str, trust: str = "balanced", as_of: object = None):  # noqa: ANN201
+    def ask_stream(self, question: str, trust: str = "balanced", as_of: object = None):
         """Yield the answer's stage events (route, horizon count, each commitment and gap, each
         sentence of the brief once verification ran, then the final `answer` event carrying
         the `Answer`). Deterministic offline: the stages run, then the events are replayed in
@@ -532,7 +532,7 @@ class KnowledgeBase:
 
 class AnswerEngineProxy:
     @staticmethod
-    def run(kb: KnowledgeBase, question: str, trust: str, as_of: object, sink):  # noqa: ANN001, ANN205
+    def run(kb: KnowledgeBase, question: str, trust: str, as_of: object, sink):
         from hyrag.answer import AnswerEngine
 
         if not isinstance(question, str) or not question.strip():
@@ -542,7 +542,7 @@ class AnswerEngineProxy:
                 AnswerEngine(kb).ask(question, trust=trust, as_of=as_of, on_event=sink), grant)
 
 
-def _step_up_gap(answer, grant):  # noqa: ANN001, ANN202
+def _step_up_gap(answer, grant):
     """Sources that need an attestation were not consulted: say so as a Knowledge Gap (count
     and rule only; the policy.step_up audit event names them)."""
     gap = grant.step_up_gap()
@@ -645,6 +645,6 @@ def _walk(root: Path) -> list[Path]:
     return found
 
 
-def open(path: str | os.PathLike[str] | None = None, **kw: object) -> KnowledgeBase:  # noqa: A001
+def open(path: str | os.PathLike[str] | None = None, **kw: object) -> KnowledgeBase:
     """Open (or create) a knowledge base folder."""
     return KnowledgeBase(path, **kw)  # type: ignore[arg-type]

@@ -67,17 +67,17 @@ def persistable(store: object) -> bool:
     return isinstance(store, Store)
 
 
-def cache_key(store: Any, modules: Iterable[str], *parts: object) -> str:  # noqa: ANN401
+def cache_key(store: Any, modules: Iterable[str], *parts: object) -> str:
     """The key a saved index must carry to be used now (see the module docstring)."""
     raw = json.dumps([store.generation(), code_digest(tuple(modules)), [str(p) for p in parts]])
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
-def path_of(store: Any, name: str, suffix: str) -> Path:  # noqa: ANN401
+def path_of(store: Any, name: str, suffix: str) -> Path:
     return Path(store.folder) / CACHE_DIR / f"{name}{suffix}"
 
 
-def read_json(store: Any, name: str, key: str) -> Any:  # noqa: ANN401
+def read_json(store: Any, name: str, key: str) -> Any:
     """The saved object under `name` when its key is `key`, else None."""
     try:
         with path_of(store, name, ".json").open("rb") as f:
@@ -89,14 +89,14 @@ def read_json(store: Any, name: str, key: str) -> Any:  # noqa: ANN401
     return doc.get("data")
 
 
-def write_json(store: Any, name: str, key: str, data: object) -> bool:  # noqa: ANN401
+def write_json(store: Any, name: str, key: str, data: object) -> bool:
     """Save `data` under `name` with `key` (atomically); False when the folder is not writable."""
     payload = json.dumps({"key": key, "data": data}, ensure_ascii=False,
                          separators=(",", ":")).encode("utf-8")
     return _write(path_of(store, name, ".json"), lambda f: f.write(payload))
 
 
-def read_arrays(store: Any, name: str, key: str) -> dict | None:  # noqa: ANN401
+def read_arrays(store: Any, name: str, key: str) -> dict | None:
     """The saved arrays under `name` when their key is `key`, else None."""
     import numpy as np
 
@@ -109,7 +109,7 @@ def read_arrays(store: Any, name: str, key: str) -> dict | None:  # noqa: ANN401
         return None
 
 
-def write_arrays(store: Any, name: str, key: str, arrays: dict) -> bool:  # noqa: ANN401
+def write_arrays(store: Any, name: str, key: str, arrays: dict) -> bool:
     import numpy as np
 
     return _write(path_of(store, name, ".npz"),
@@ -194,7 +194,7 @@ def write_folder(final: Path, key: str, arrays: dict, state: object = None) -> b
     return True
 
 
-def _write(path: Path, fill) -> bool:  # noqa: ANN001
+def _write(path: Path, fill) -> bool:
     """Write through a temporary file in the same folder, then rename: a reader in another
     process sees the old file or the whole new one, never half of it."""
     try:

@@ -166,7 +166,7 @@ def tracker_failures(path: Path) -> dict[tuple[str, str], tuple[int, str]]:
     return out
 
 
-def merge(store) -> int:  # noqa: ANN001 - hyrag.store.Store, open read-write
+def merge(store) -> int:  # hyrag.store.Store, open read-write
     """Move the log into the store: audit rows inserted (an event id already there is kept
     as it is), tracker failures counted; one transaction, then the log is emptied. Returns how
     many records were merged. Runs under the log's exclusive lock, so a record appended
@@ -212,7 +212,7 @@ def merge(store) -> int:  # noqa: ANN001 - hyrag.store.Store, open read-write
 CHUNK = 200  # rows per INSERT statement (as `hyrag.answer.audit.insert`)
 
 
-def _insert_new(con, rows: list[tuple]) -> None:  # noqa: ANN001
+def _insert_new(con, rows: list[tuple]) -> None:
     """Insert audit rows whose event id the table does not hold yet."""
     for i in range(0, len(rows), CHUNK):
         part = [(eid, rid, ts or dt.datetime.now(dt.UTC).replace(tzinfo=None), kind, subj, p)

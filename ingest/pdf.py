@@ -280,7 +280,7 @@ def _columns(rows: list[list[tuple[float, float, str]]]) -> list[tuple[float, fl
     return [(a, b) for a, b in cols]
 
 
-def _col_of(a: float, b: float, cols) -> int:  # noqa: ANN001
+def _col_of(a: float, b: float, cols) -> int:
     best, best_ov = 0, -1e9
     for j, (c0, c1) in enumerate(cols):
         ov = min(b, c1) - max(a, c0)

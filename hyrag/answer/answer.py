@@ -74,7 +74,7 @@ class Answer:
 
         return entropy_trace_of(self.ecr)
 
-    def plot_entropy(self, *, epsilon: float | None = None):  # noqa: ANN201 - a matplotlib Figure
+    def plot_entropy(self, *, epsilon: float | None = None):  # a matplotlib Figure
         """The ECR entropy trajectory of this answer (seed 003 Figure 3 for one question) as a
         matplotlib Figure on the Agg canvas; needs the `plot` extra. Raises ValueError when ECR
         did not run for this answer."""

@@ -29,7 +29,7 @@ class AuditTrail:
                             dt.datetime.now(dt.UTC).replace(tzinfo=None),
                             json.dumps(payload, ensure_ascii=False, default=str)))
 
-    def write(self, store) -> bool:  # noqa: ANN001
+    def write(self, store) -> bool:
         rows = [(eid, self.request_id, ts, kind, self.subject, payload)
                 for eid, kind, ts, payload in self.events]
         return append(store, rows)
@@ -38,7 +38,7 @@ class AuditTrail:
 CHUNK = 200  # events per INSERT statement
 
 
-def append(store, rows: list[tuple]) -> bool:  # noqa: ANN001 - Store or GovernedStore
+def append(store, rows: list[tuple]) -> bool:  # Store or GovernedStore
     """Record audit rows: into the table on a read-write store (one statement per `CHUNK`
     rows, inside one transaction when there are more), into the read log on a read-only one.
     False when a read-only store's log cannot be written (the caller decides what that means:
@@ -63,7 +63,7 @@ def append(store, rows: list[tuple]) -> bool:  # noqa: ANN001 - Store or Governe
     return True
 
 
-def insert(cur, rows: list[tuple]) -> None:  # noqa: ANN001
+def insert(cur, rows: list[tuple]) -> None:
     """Append audit rows (event_id, request_id, created_at, kind, subject, payload) with one
     multi-row INSERT per `CHUNK` rows: DuckDB's `executemany` runs (and commits) one
     statement per row — ~3 ms each, 30-50 ms per answer of ~15 events."""
@@ -74,7 +74,7 @@ def insert(cur, rows: list[tuple]) -> None:  # noqa: ANN001
                     f"payload) VALUES {marks}", [x for r in part for x in r])
 
 
-def replay(store, request_id: str) -> list[dict]:  # noqa: ANN001
+def replay(store, request_id: str) -> list[dict]:
     """One request's events in order, from the table and the read log (a read-only process's
     request not merged yet); an event in both is read from the table."""
     rows = store.con.cursor().execute(

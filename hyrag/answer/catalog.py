@@ -156,7 +156,7 @@ _CACHE: dict[tuple, Catalog] = {}
 _CACHE_SIZE = 4
 
 
-def generation(con) -> tuple:  # noqa: ANN001
+def generation(con) -> tuple:
     return tuple(con.execute(
         "SELECT count(*), max(ingested_at), count(*) FILTER (WHERE status = 'current') "
         "FROM sources").fetchone())
@@ -167,7 +167,7 @@ _PINNED: ContextVar[tuple[object, tuple] | None] = ContextVar("hyrag_pinned_view
 
 
 @contextmanager
-def pinned_view(con) -> Iterator[tuple]:  # noqa: ANN001
+def pinned_view(con) -> Iterator[tuple]:
     """Within this block `view_key(con)` is computed once: the readers of one question (the
     reader stage asks up to seven, each reading its cache through `per_view`) see one knowledge
     base — nothing is ingested while a question is read — and the key's four queries cost
@@ -181,7 +181,7 @@ def pinned_view(con) -> Iterator[tuple]:  # noqa: ANN001
         _PINNED.reset(token)
 
 
-def view_key(con) -> tuple:  # noqa: ANN001
+def view_key(con) -> tuple:
     """What a cache of table contents must be keyed by: the database, its generation (sources
     and versions, as the catalog keys its cache), and what this reader may see — the tables and
     the sources behind them, so a subject never gets a cache filled through another's view (two
@@ -200,7 +200,7 @@ def view_key(con) -> tuple:  # noqa: ANN001
     return (tuple(paths or ()), (n, last, current), tuple(tables or ()), tuple(sources or ()))
 
 
-def per_view(cache: dict, con, build: Callable, size: int = 4):  # noqa: ANN001, ANN201
+def per_view(cache: dict, con, build: Callable, size: int = 4):
     """`build(con)`, kept in `cache` under `view_key(con)` — the table and prose readers' one
     cache of what they read from a store (a few views at once: the oldest leaves first)."""
     key = view_key(con)
@@ -216,7 +216,7 @@ CACHE_NAME = "answer_catalog"  # KB/cache/answer_catalog.json
 _CODE = ("hyrag.answer.catalog", "ingest.periods")
 
 
-def load_catalog(store) -> Catalog:  # noqa: ANN001
+def load_catalog(store) -> Catalog:
     """The catalog of `store` (a Store or a subject's view of one): from memory, else, for a
     whole knowledge base, from its folder (`hyrag.kbcache`), else built (and saved)."""
     from hyrag import kbcache
@@ -318,7 +318,7 @@ def decode_catalog(doc: dict) -> Catalog | None:
     return cat
 
 
-def _build(con) -> Catalog:  # noqa: ANN001
+def _build(con) -> Catalog:
     tables: dict[str, TableInfo] = {}
     for name, n_rows in con.execute(
             "SELECT table_name, n_rows FROM kb_tables ORDER BY table_name").fetchall():

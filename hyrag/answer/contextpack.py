@@ -18,7 +18,7 @@ from hyrag.answer.audit import AuditTrail
 
 
 class GovernedTrail(AuditTrail):
-    def __init__(self, grant) -> None:  # noqa: ANN001 - hyrag.policy.Grant
+    def __init__(self, grant) -> None:  # hyrag.policy.Grant
         super().__init__(grant.subject.id)
         self.request_id = grant.request_id
         self.offset = grant.n_events
@@ -31,14 +31,14 @@ class GovernedTrail(AuditTrail):
                             json.dumps(payload, ensure_ascii=False, default=str)))
 
 
-    def write(self, store) -> bool:  # noqa: ANN001
+    def write(self, store) -> bool:
         ok = super().write(store)
         if ok:  # a CRAG retry's trail numbers its events after these
             self.grant.n_events = self.offset + len(self.events)
         return ok
 
 
-def context_pack(facts, grant, reader=None) -> dict:  # noqa: ANN001
+def context_pack(facts, grant, reader=None) -> dict:
     """facts: the committed facts; grant: the request's `Grant` (None: ungoverned call);
     reader: the store as the subject sees it, to name each claim's source version."""
     ids = [f.claim_id for f in facts if not str(f.claim_id).startswith("sql:")]

@@ -52,7 +52,7 @@ def unexplained(residual: Iterable[str], evidence: Iterable[str]) -> list[str]:
     return out
 
 
-def evidence_texts(facts: Iterable) -> list[str]:  # noqa: ANN001 - commitment.Fact
+def evidence_texts(facts: Iterable) -> list[str]:  # commitment.Fact
     """What a committed claim says about itself: entity, attribute, table, its sentence."""
     out = []
     for f in facts:

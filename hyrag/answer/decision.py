@@ -15,8 +15,8 @@ from __future__ import annotations
 DECISIONS = ("answer", "retrieve_again", "clarify", "needs_verification", "abstain")
 
 
-def decide(verdicts: list, clarify: tuple[str, ...], verification: dict,  # noqa: ANN001
-           trust: str, unsearched: list | None = None) -> tuple[str, str]:  # noqa: ANN001
+def decide(verdicts: list, clarify: tuple[str, ...], verification: dict,
+           trust: str, unsearched: list | None = None) -> tuple[str, str]:
     """(decision, reason)."""
     if clarify:
         return "clarify", "; ".join(clarify)

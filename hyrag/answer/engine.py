@@ -30,7 +30,7 @@ Event = dict
 
 
 class AnswerEngine:
-    def __init__(self, kb) -> None:  # noqa: ANN001 - hyrag.kb.KnowledgeBase
+    def __init__(self, kb) -> None:  # hyrag.kb.KnowledgeBase
         self.kb = kb
         self.settings = kb.settings
 
@@ -312,7 +312,7 @@ class AnswerEngine:
         )
 
     # -- stages ------------------------------------------------------------------------------
-    def _confidence(self, parsed: ParsedQuestion, verdicts: list[Verdict], store,  # noqa: ANN001
+    def _confidence(self, parsed: ParsedQuestion, verdicts: list[Verdict], store,
                     verification: dict, mode: str) -> dict:
         """Calibrated abstention (verify/abstain.py): results, top similarity, a reranker
         confidence (offline: the share of direct requirements times the verifier's score) and
@@ -337,13 +337,13 @@ class AnswerEngine:
         return {"confidence": verify.confidence(sig), "threshold": threshold,
                 "signals": sig.to_dict()}
 
-    def _horizon(self, question: str, route: Route, emit) -> list[dict]:  # noqa: ANN001
+    def _horizon(self, question: str, route: Route, emit) -> list[dict]:
         if not getattr(self.settings, "answer_use_search", True) or not hasattr(self.kb, "search"):
             emit("horizon", {"strategy": "structural only", "count": 0})
             return []
         try:
             res = self.kb.search(self._hyde(question), k=self.settings.horizon_max)
-        except Exception as e:  # noqa: BLE001 - retrieval is optional; the structural path stays
+        except Exception as e:  # retrieval is optional; the structural path stays
             emit("horizon", {"strategy": "structural only", "count": 0, "error": str(e)})
             return []
         ids = [c.claim_id for c in res.claims if not str(c.claim_id).startswith("summary:")]
@@ -366,8 +366,8 @@ class AnswerEngine:
                                         for r in rows]})
         return rows
 
-    def _sql_runner(self, parsed: ParsedQuestion, cat):  # noqa: ANN001, ANN202
-        def run(req):  # noqa: ANN001, ANN202
+    def _sql_runner(self, parsed: ParsedQuestion, cat):
+        def run(req):
             table = req.sql_table
             ti = cat.tables[table]
             measure = None
@@ -428,7 +428,7 @@ class AnswerEngine:
 
         return proposer
 
-    def _llm_on(self, step: str):  # noqa: ANN202
+    def _llm_on(self, step: str):
         from hyrag.llm.steps import enabled
 
         if not getattr(self.settings, "llm_steps", ()):
@@ -436,7 +436,7 @@ class AnswerEngine:
         client = getattr(self.kb, "llm", None)
         return client if enabled(self.settings, step, client) else None
 
-    def _llm_warrant(self, question: str, requirements, gate, horizon, cat) -> dict:  # noqa: ANN001
+    def _llm_warrant(self, question: str, requirements, gate, horizon, cat) -> dict:
         client = self._llm_on("warrant")
         if client is None or not requirements:
             return {}
@@ -447,7 +447,7 @@ class AnswerEngine:
                            max_tokens=self.settings.llm_max_tokens)
         return loop.run(question, list(requirements), horizon).verdicts
 
-    def _llm_synthesis(self, question: str, dr, store, derivations):  # noqa: ANN001, ANN202
+    def _llm_synthesis(self, question: str, dr, store, derivations):
         client = self._llm_on("synthesis")
         if client is None or not store.facts:
             return dr
@@ -479,7 +479,7 @@ class AnswerEngine:
         pos = {cid: i for i, cid in enumerate(rk.ids)}
         return sorted(rows, key=lambda r: pos.get(str(r["claim_id"]), len(pos)))
 
-    def _hypotheses(self):  # noqa: ANN202
+    def _hypotheses(self):
         import ecr
 
         client = self._llm_on("hypotheses")
@@ -489,7 +489,7 @@ class AnswerEngine:
 
         return LLMHypothesisGenerator(client, ecr.CompetingValueGenerator(), record=self._emit)
 
-    def _text2sql(self, question: str, cat, table: str) -> str | None:  # noqa: ANN001
+    def _text2sql(self, question: str, cat, table: str) -> str | None:
         client = self._llm_on("text2sql")
         if client is None or not question:
             return None
@@ -498,7 +498,7 @@ class AnswerEngine:
         return run_step("text2sql", lambda: text2sql_llm(client, question, cat, table),
                         lambda: None, self._emit)
 
-    def _derive(self, parsed: ParsedQuestion, verdicts: list[Verdict], store, numbers):  # noqa: ANN001, ANN202
+    def _derive(self, parsed: ParsedQuestion, verdicts: list[Verdict], store, numbers):
         ops: list[Operand] = []
         for v in verdicts:
             facts = [f for f in store.facts_for(v.requirement.rid) if f.claim_id in v.evidence]
@@ -543,7 +543,7 @@ class AnswerEngine:
             return []
         return []
 
-    def _ecr(self, question: str, route: Route, verdicts: list[Verdict], store, emit):  # noqa: ANN001, ANN202
+    def _ecr(self, question: str, route: Route, verdicts: list[Verdict], store, emit):
         conflicting = any(v.support == "conflicting" for v in verdicts)
         if route != Route.CSGR_PLUS and not conflicting:
             return None
@@ -607,7 +607,7 @@ def _question_order(question: str, ops: list, verdicts: list[Verdict]) -> list:
     return [o for _, o in sorted(zip(pos, ops, strict=True), key=lambda t: t[0])]
 
 
-def _renumber(d, numbers: dict[str, int]):  # noqa: ANN001, ANN202
+def _renumber(d, numbers: dict[str, int]):
     """A derivation's operands carry the evidence numbers [n] of this answer."""
     from dataclasses import replace as _replace
 
@@ -615,7 +615,7 @@ def _renumber(d, numbers: dict[str, int]):  # noqa: ANN001, ANN202
                                       for o in d.operands))
 
 
-def _needs(verdicts: list[Verdict], store) -> str:  # noqa: ANN001
+def _needs(verdicts: list[Verdict], store) -> str:
     """What a low-confidence answer would need: the requirements without direct support, else
     an independent second source for the committed evidence."""
     weak = [v.requirement.label() for v in verdicts if v.support != "direct"]
@@ -625,7 +625,7 @@ def _needs(verdicts: list[Verdict], store) -> str:  # noqa: ANN001
         v.requirement.label() for v in verdicts) if verdicts else "evidence the question maps to"
 
 
-def _emitter(trail: AuditTrail, on_event):  # noqa: ANN001, ANN202
+def _emitter(trail: AuditTrail, on_event):
     def emit(kind: str, payload: dict, *, audit: bool = True) -> None:
         if audit:
             trail.add(kind, payload)

@@ -19,7 +19,7 @@ from verify.report import CHECKER
 _YEARS = re.compile(r"\(1 / ([\d.,]+)\)")
 
 
-def evidence_of(facts: Iterable, numbers: dict[str, int] | None = None) -> list[verify.Evidence]:  # noqa: ANN001
+def evidence_of(facts: Iterable, numbers: dict[str, int] | None = None) -> list[verify.Evidence]:
     out = []
     for f in facts:
         out.append(verify.Evidence(
@@ -29,7 +29,7 @@ def evidence_of(facts: Iterable, numbers: dict[str, int] | None = None) -> list[
     return out
 
 
-def computations_of(derivations: Iterable) -> list[verify.Computation]:  # noqa: ANN001
+def computations_of(derivations: Iterable) -> list[verify.Computation]:
     out = []
     for d in derivations:
         params = {}
@@ -43,7 +43,7 @@ def computations_of(derivations: Iterable) -> list[verify.Computation]:  # noqa:
     return out
 
 
-def counter_evidence(con, facts: Iterable, limit: int = 20) -> list[verify.Evidence]:  # noqa: ANN001
+def counter_evidence(con, facts: Iterable, limit: int = 20) -> list[verify.Evidence]:
     """Current claims on a committed fact's entity, attribute and period that were not
     committed (another source, another row): the counter evidence of claim-by-claim checking."""
     facts = [f for f in facts if f.kind != "sql" and f.entity and f.attribute]
@@ -69,7 +69,7 @@ def counter_evidence(con, facts: Iterable, limit: int = 20) -> list[verify.Evide
 
 def check(draft: str, facts: Iterable, derivations: Iterable, periods: Iterable[str],
           extra: Iterable[float] = (), *, numbers: dict[str, int] | None = None,
-          con=None, strict: bool = False) -> dict[str, object]:  # noqa: ANN001
+          con=None, strict: bool = False) -> dict[str, object]:
     """The verifier's report on a draft as a dict: verdict, score, failures (each failing token
     and sentence named), plus the per-token and per-sentence checks."""
     facts = list(facts)

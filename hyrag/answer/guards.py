@@ -109,7 +109,7 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bf(?:y|iscal)?\s?'?\d{2}\b", r
 _ASKS_SHARE = re.compile(r"percent|%|\b(?:share|proportion|portion|ratio|weight)s?\b", re.I)
 
 
-def _share_column_of_line(f) -> bool:  # noqa: ANN001 - commitment.Fact
+def _share_column_of_line(f) -> bool:  # commitment.Fact
     """A figure from a percentage column ("% of total revenue") whose words the line's own
     label already says ("Total cost of revenue"): a question naming the line names no column
     by those words, and the line's amount beside it is as much what it asks for."""
@@ -122,12 +122,12 @@ def _share_column_of_line(f) -> bool:  # noqa: ANN001 - commitment.Fact
     return bool(words) and words <= content(f.entity or "")
 
 
-def _labels(f) -> str:  # noqa: ANN001 - commitment.Fact
+def _labels(f) -> str:  # commitment.Fact
     """What a committed figure is labelled with: its line, its column, its period."""
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
 
 
-def _year_like(f) -> bool:  # noqa: ANN001
+def _year_like(f) -> bool:
     """A committed fact that states a year (a period answer), not only a figure for one."""
     v = f.value
     return (v is not None and float(v).is_integer() and 1900 <= float(v) <= 2100) or bool(
@@ -147,7 +147,7 @@ _COMBINED = re.compile(r"ratio|share|percent|proportion|rate|margin|growth|chang
 _DIFFERENCE = re.compile(r"differen|change|variance|gap|spread|increase|decrease|vs\b", re.I)
 
 
-def _states_combination(f, operation: str = "") -> bool:  # noqa: ANN001 - commitment.Fact
+def _states_combination(f, operation: str = "") -> bool:  # commitment.Fact
     if operation == "difference":
         return bool(_DIFFERENCE.search(f"{f.entity or ''} {f.attribute}"))
     return bool(_COMBINED.search(f"{f.attribute} {f.value_text} {f.unit}"))

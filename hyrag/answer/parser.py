@@ -278,7 +278,7 @@ def parse(question: str, cat: Catalog, *, fiscal_year_start_month: int = 1) -> P
     )
 
 
-def _scope_words(toks, used, protected, cat, col_words, measure_words, how_many, scope):  # noqa: ANN001
+def _scope_words(toks, used, protected, cat, col_words, measure_words, how_many, scope):
     n = len(toks)
     for i, t in enumerate(toks):
         if used[i] or protected[i] or (i + 1 < n and toks[i + 1] in col_words and any(
@@ -337,7 +337,7 @@ def _measure(residual: tuple[str, ...], wide: tuple[str, ...], cat: Catalog,
     return Measure(best, tuple(sorted(forms)), tuple(sorted(tabs)), tuple(sorted(ctabs)))
 
 
-def _clarify(measure, entities, periods, scope, operation, group_by, ranking, count_table,  # noqa: ANN001
+def _clarify(measure, entities, periods, scope, operation, group_by, ranking, count_table,
              comparison, cat: Catalog) -> tuple[str, ...]:
     why: list[str] = []
     if measure is None and count_table is None:

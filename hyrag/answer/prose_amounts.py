@@ -50,13 +50,13 @@ class Amount:
 _SENTENCES: dict[tuple, list[list[Amount]]] = {}
 
 
-def sentences(con) -> list[list[Amount]]:  # noqa: ANN001
+def sentences(con) -> list[list[Amount]]:
     """The amounts of every prose sentence, grouped by sentence; cached per database
     generation and reader view (as the table readers cache their cells)."""
     return per_view(_SENTENCES, con, _read)
 
 
-def _read(con) -> list[list[Amount]]:  # noqa: ANN001
+def _read(con) -> list[list[Amount]]:
     cur = con.cursor().execute(
         "SELECT claim_id, text, locator, value_text, value_num, coalesce(scale, '') AS scale, "
         "coalesce(unit, '') AS unit, time_key, conf_base, value_base, coalesce(file, '') AS "
@@ -148,7 +148,7 @@ def _year_of(key: str | None) -> str | None:
 _MULT = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
-def table_restates(con, a: Amount) -> bool:  # noqa: ANN001
+def table_restates(con, a: Amount) -> bool:
     """Whether a table cell gives this amount more precisely ("$14.7 million" in the prose,
     14,740 in a table "in thousands"). A sum or average of the prose's rounded figures would
     differ from the one over the table's exact figures, which the table readers declined to

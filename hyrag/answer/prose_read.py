@@ -383,7 +383,7 @@ def asks_amount(question: str) -> bool:
     return bool(read.years(question)) or bool(_MEASURE.search(question))
 
 
-def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, PLR0911
+def resolve(question: str, con) -> Resolved | None:
     """A prose answer, or None when no sentence states it unambiguously."""
     if not asks_amount(question):
         return None
@@ -426,7 +426,7 @@ def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001, PLR0911
     return _compute(con, question, amounts, ys, op)
 
 
-def _lookup(con, question: str, amounts: list[list[Amount]], year: str | None,  # noqa: ANN001
+def _lookup(con, question: str, amounts: list[list[Amount]], year: str | None,
             op: str) -> Resolved | None:
     hits = find(question, amounts, year)
     if not hits:

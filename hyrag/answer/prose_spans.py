@@ -119,11 +119,11 @@ def clause(sentence: str, term: str, verb: str) -> str | None:
 _SENTENCES: dict[tuple, list[dict]] = {}
 
 
-def sentences(con) -> list[dict]:  # noqa: ANN001
+def sentences(con) -> list[dict]:
     """One text claim per prose sentence (the first of a sentence's claims), in store order,
     its `text` as stored and its `sentence` without the negation and carried-subject marks;
     cached per database generation and reader view — the prose every reader scans."""
-    def build(c) -> list[dict]:  # noqa: ANN001
+    def build(c) -> list[dict]:
         cur = c.cursor().execute(
             "SELECT claim_id, text, locator, coalesce(file, '') AS file, conf_base, value_base "
             "FROM claims WHERE NOT superseded AND kind IN ('text', 'sentence') ORDER BY order_key, claim_id")
@@ -139,7 +139,7 @@ def sentences(con) -> list[dict]:  # noqa: ANN001
     return per_view(_SENTENCES, con, build)
 
 
-def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
+def resolve(question: str, con) -> Resolved | None:
     """The quoted span, or None when no single sentence states it."""
     asked = asks_span(question)
     if asked is None:

@@ -80,7 +80,7 @@ class Reading:
     declined: bool = False
 
 
-def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
+def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
          facts: Sequence) -> Reading:
     """Ask the readers in order; the first answer wins (see the module docstring). The
     knowledge base's view key is read once for all of them (`catalog.pinned_view`)."""
@@ -90,7 +90,7 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: A
         return _read(question, con, parsed=parsed, direct=direct, facts=facts)
 
 
-def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,  # noqa: ANN001
+def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
           facts: Sequence) -> Reading:
     from hyrag.answer import (
         guards,
@@ -203,7 +203,7 @@ def _disagree(facts: Sequence) -> bool:
     return any(len(v) > 1 for v in seen.values())
 
 
-def _tied(question: str, con, facts: Sequence) -> bool:  # noqa: ANN001
+def _tied(question: str, con, facts: Sequence) -> bool:
     """Whether a direct cell stands for one of two lines the question names equally well and
     neither in full (`tableqa_layout.tied_lines`)."""
     from hyrag.answer import tableqa_layout, tableqa_rows

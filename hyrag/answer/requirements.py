@@ -42,7 +42,7 @@ class Requirement:
         return asdict(self)
 
 
-def sql_table(parsed: ParsedQuestion, cat) -> str | None:  # noqa: ANN001
+def sql_table(parsed: ParsedQuestion, cat) -> str | None:
     if parsed.count_table:
         return parsed.count_table
     m = parsed.measure
@@ -71,7 +71,7 @@ def filters_for(parsed: ParsedQuestion, table: str | None, *, skip: str | None =
     return tuple(out)
 
 
-def build(parsed: ParsedQuestion, route: Route, cat) -> list[Requirement]:  # noqa: ANN001
+def build(parsed: ParsedQuestion, route: Route, cat) -> list[Requirement]:
     m = parsed.measure
     attribute = m.name if m else (f"number of {parsed.count_table} rows"
                                   if parsed.count_table else "")

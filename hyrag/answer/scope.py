@@ -48,7 +48,7 @@ def scope_ddl(db: str, large: tuple[tuple[str, str], ...], *, over_temp: bool) -
     return out
 
 
-def readers_con(reader):  # noqa: ANN001, ANN201 - Store or GovernedStore -> a connection
+def readers_con(reader):  # Store or GovernedStore -> a connection
     """The connection the readers get for `reader` (a `Store` or a subject's `GovernedStore`):
     its own when no table has more than `READER_MAX_ROWS` rows, else one whose every cursor
     sees the store without those tables (pooled cursors, made once per store version)."""
@@ -74,8 +74,8 @@ def readers_con(reader):  # noqa: ANN001, ANN201 - Store or GovernedStore -> a c
                 old.close()
             cache.clear()
             governed = isinstance(base, GovernedConnection)
-            raw = base._con if governed else base  # noqa: SLF001 - the subject's raw store
-            ddl = (list(base._ddl) if governed else []) + scope_ddl(  # noqa: SLF001
+            raw = base._con if governed else base  # the subject's raw store
+            ddl = (list(base._ddl) if governed else []) + scope_ddl(
                 db, large, over_temp=governed)
             con = cache[key] = GovernedConnection(raw, ddl)
     return con

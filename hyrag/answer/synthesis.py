@@ -59,7 +59,7 @@ def number_facts(store: CommitmentStore) -> tuple[tuple[dict, ...], dict[str, in
     return tuple(evidence), numbers
 
 
-def _subject(f: Fact, req) -> str:  # noqa: ANN001
+def _subject(f: Fact, req) -> str:
     who = f.entity or req.entity or ""
     what = f.attribute or req.attribute
     when = f" in {f.time_key}" if f.time_key else (f" in {req.period}" if req.period else "")
@@ -165,7 +165,7 @@ def _strip_the(s: str) -> str:
     return s[4:] if s.lower().startswith("the ") else s
 
 
-def brief(question: str, dr: Draft, verdicts: list, store: CommitmentStore,  # noqa: ANN001
+def brief(question: str, dr: Draft, verdicts: list, store: CommitmentStore,
           derivations: list[Derivation], decision: str, reason: str, route: str,
           verification: dict, ecr: dict | None) -> str:
     out = [f"**Question:** {question}", "", "## Answer", " ".join(dr.sentences) or "(none)", ""]

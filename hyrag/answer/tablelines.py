@@ -45,12 +45,12 @@ class Line:
 _LINES: dict[tuple, list[Line]] = {}
 
 
-def table_lines(con) -> list[Line]:  # noqa: ANN001
+def table_lines(con) -> list[Line]:
     """`read_lines`, cached per database generation and reader view, as tableqa's cells."""
     return per_view(_LINES, con, read_lines)
 
 
-def read_lines(con) -> list[Line]:  # noqa: ANN001
+def read_lines(con) -> list[Line]:
     """The rows of the knowledge base's tables in file order, from their numeric cell claims
     (the row and column each locator names): a row with no figure at all leaves a gap in the
     row numbers. A cell's year is its period, else the one year its column header names."""
@@ -111,7 +111,7 @@ def block(total: Line, lines: list[Line],
     return None
 
 
-def unlabelled_totals(con) -> list[tuple[Line, list[Line]]]:  # noqa: ANN001
+def unlabelled_totals(con) -> list[tuple[Line, list[Line]]]:
     """Each row without a label that adds up the labelled rows directly above it (`block`),
     with those rows: the total line a statement prints under its items without naming it."""
     lines = table_lines(con)
@@ -210,7 +210,7 @@ class Builder:
                     for r, nm in zip(refs, names, strict=True))
         return Derivation("count", f"count({', '.join(names)})", ops, float(len(ops)))
 
-    def done(self, operation: str, answer: object, sentence: str,  # noqa: ANN202
+    def done(self, operation: str, answer: object, sentence: str,
              derivation: Derivation | None = None, *, scale: str = ""):
         """The reading as the engine takes it; `scale` is the answer's ("percent" for a
         computed percentage, else the cells' own "million" ...)."""

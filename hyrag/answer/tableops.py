@@ -137,7 +137,7 @@ def _show(v: object) -> str:
     return str(v)
 
 
-def load_grids(con, limit_rows: int = 5000, only: set[str] | None = None) -> list[Grid]:  # noqa: ANN001
+def load_grids(con, limit_rows: int = 5000, only: set[str] | None = None) -> list[Grid]:
     """Every typed table (or those in `only`) with its cell claims. A row is tied to its claims
     by the file row the claims' locators name (the k-th distinct row is the k-th typed row); a
     table whose claims do not line up with its rows is skipped rather than cited wrongly."""
@@ -210,7 +210,7 @@ def load_grids(con, limit_rows: int = 5000, only: set[str] | None = None) -> lis
 _GRIDS: dict[tuple, dict[str, Grid | None]] = {}
 
 
-def candidate_tables(question: str, con) -> set[str]:  # noqa: ANN001
+def candidate_tables(question: str, con) -> set[str]:
     """The tables a question can be about (never a melted one): one whose header words it uses,
     or one holding a cell value it names (one to four words). Every operator needs one of the two, so the other
     tables' grids are never laid out: loading all of them cost ~1.4 s per process on the
@@ -242,7 +242,7 @@ _MAX_VALUES = 200_000  # distinct cell texts kept per view; beyond, each questio
 _HEADERS: dict[tuple, tuple] = {}
 
 
-def _read_headers(con) -> tuple:  # noqa: ANN001
+def _read_headers(con) -> tuple:
     """What `candidate_tables` reads of a view, once per view rather than per question: the
     tables that are not melted; (table, the singular words of a column's header and name) of
     every column; and each text cell's lower-cased, trimmed text -> the tables holding it (None
@@ -270,7 +270,7 @@ def _read_headers(con) -> tuple:  # noqa: ANN001
     return tables, headers, values
 
 
-def _cached_grids(con, question: str) -> list[Grid]:  # noqa: ANN001
+def _cached_grids(con, question: str) -> list[Grid]:
     """The grids of the candidate tables, per knowledge base generation (sources and their
     versions, as the catalog keys its cache) and the tables this reader may see; each table is
     laid out the first time a question is about it."""
@@ -328,7 +328,7 @@ class Result:
     operand_values: list[float] | None = None  # the operands when not the cells' own numbers
 
 
-def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: ANN001, ANN201
+def resolve(question: str, con, *, parsed=None, direct: bool = False):
     """The table answer to a row-and-column question (a `TableResolved`), or None when it
     cannot be resolved. `parsed` is the schema parser's reading: a table that does not hold an
     entity the parser found elsewhere in the knowledge base cannot answer. With `direct` (the
@@ -337,7 +337,7 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: 
 
     try:
         grids = _cached_grids(con, question)
-    except Exception:  # noqa: BLE001 - a table this reader cannot lay out is no answer
+    except Exception:  # a table this reader cannot lay out is no answer
         return None
     found = []
     for g in grids:
@@ -361,7 +361,7 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):  # noqa: 
     return _commit(g, res)
 
 
-def _holds_entities(parsed, reading, g: Grid) -> bool:  # noqa: ANN001
+def _holds_entities(parsed, reading, g: Grid) -> bool:
     """Every entity the parser found in the question is among the cell values this table's
     reading matched, or a cell of the table under its stored spelling (the parser corrects
     typos): "Riverside Clinic" in a report is not a row of the HR table."""
@@ -386,7 +386,7 @@ _OVER_ROWS = ("sum", "average")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 
 
-def _unread_year(reading, g: Grid, res: Result) -> bool:  # noqa: ANN001
+def _unread_year(reading, g: Grid, res: Result) -> bool:
     """Whether the question names years the aggregate did not keep to: some row it ran over
     states a year outside the span the question's own years make ("2020" ... "2024")."""
     stated = set(_YEAR.findall(" ".join(h or "" for h in g.headers)))
@@ -409,7 +409,7 @@ _ARITHMETIC = re.compile(
     r"difference|average|mean|growth|grew|rate of)\b|%", re.I)
 
 
-def _overrides(question: str, parsed, g: Grid, res: Result, reading) -> bool:  # noqa: ANN001
+def _overrides(question: str, parsed, g: Grid, res: Result, reading) -> bool:
     """Whether this table reading replaces the schema parser's direct answer: the parser
     mapped nothing (semantic route) or named no measure it holds, or the question needs an
     operator the parser does not have — a neighbour row, "A or B", the most frequent value,
@@ -456,7 +456,7 @@ def _fact_for(g: Grid, i: int, j: int, rid: str) -> Fact | None:
         warrant_query=f"table {g.table} row {i + 1} column {g.headers[j]!r}")
 
 
-def _commit(g: Grid, res: Result):  # noqa: ANN202
+def _commit(g: Grid, res: Result):
     store = CommitmentStore()
     reqs: list[Requirement] = []
     verdicts: list[Verdict] = []

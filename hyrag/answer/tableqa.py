@@ -102,7 +102,7 @@ _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.I)
 
 
-def resolve(question: str, con) -> Resolved | None:  # noqa: ANN001
+def resolve(question: str, con) -> Resolved | None:
     """The line-item answer, or None when the question is not a line-item question or cannot
     be read unambiguously (the engine then abstains rather than guesses)."""
     return read_line_item(question, con)[0]
@@ -120,7 +120,7 @@ _QUALIFIERS = frozenset({"before", "after", "excluding", "without", "unrevised",
                          "restated", "pre", "post"})
 
 
-def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:  # noqa: ANN001
+def read_line_item(question: str, con) -> tuple[Resolved | None, bool]:
     """(the answer or None, whether the question is a line-item question at all): a row of a
     table it names and an operation it asks for. When it is one and still no answer comes out,
     the reader declined on purpose (ambiguous rows, two operations, a share above 100 %...),
@@ -136,7 +136,7 @@ _VERSUS = re.compile(r"(?:19|20)\d{2}\s*(?:over|vs\.?|versus|compared\s+(?:to|wi
                      r"(?:19|20)\d{2}", re.I)
 
 
-def _index(con) -> tuple[dict, dict, dict, frozenset]:  # noqa: ANN001
+def _index(con) -> tuple[dict, dict, dict, frozenset]:
     """The cells of `tr.cells(con)` by label and year, by label and exact period, and each
     label's measures: the same for every question of a view, so built once per view (it cost
     ~100 ms per line-item question on the sample knowledge base's ten thousand cells)."""
@@ -156,7 +156,7 @@ def _index(con) -> tuple[dict, dict, dict, frozenset]:  # noqa: ANN001
     return by_label, by_key, attrs, groups - {frozenset()}
 
 
-def _resolve(question: str, con, state: dict) -> Resolved | None:  # noqa: ANN001, C901, PLR0911, PLR0912
+def _resolve(question: str, con, state: dict) -> Resolved | None:
     cells = tr.cells(con)
     if not cells:
         return None

@@ -46,7 +46,7 @@ def _step(c: dict) -> tuple[int, int] | None:
     return (a, b) if b - a == 1 else None
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201
+def resolve(question: str, con):
     """A `tableqa.Resolved`-shaped sum, mean or difference of a line's stated changes."""
     if not _CHANGE.search(question):
         return None
@@ -79,7 +79,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201
     return _compute(question, chain, ranked[0][1])
 
 
-def _compute(question: str, chain: list[dict], label: str):  # noqa: ANN202
+def _compute(question: str, chain: list[dict], label: str):
     bld = tablelines.Builder()
     ops = []
     for c in chain:

@@ -52,7 +52,7 @@ def _when(m: re.Match) -> tuple[int, int]:
     return int(m.group("year")), _MONTHS.index(mon) + 1
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+def resolve(question: str, con):  # a tableops.TableResolved or None
     """The lines of the kind the question names due by its cut-off, added up, or None (see
     the module)."""
     by = _BY.search(question)
@@ -129,7 +129,7 @@ def bucket(header: str) -> tuple[float, float] | None:
     return None
 
 
-def within(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+def within(question: str, con):  # a tableops.TableResolved or None
     """The amounts of the line the question names due within its horizon: the maturity
     buckets from now to the horizon, added up (see the module)."""
     m = _WITHIN.search(question)

@@ -36,12 +36,12 @@ from hyrag.answer.warrant import Verdict
 CACHE: dict[tuple, dict[str, list[dict]]] = {}
 
 
-def grids(con) -> dict[str, list[dict]]:  # noqa: ANN001
+def grids(con) -> dict[str, list[dict]]:
     """table -> its numeric cells without a period (no key, and no year in the column)."""
     return per_view(CACHE, con, _read)
 
 
-def _read(con) -> dict[str, list[dict]]:  # noqa: ANN001
+def _read(con) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for c in map(dict, tr.numeric_cells(con)):
         if c["time_key"] not in (None, ""):
@@ -101,7 +101,7 @@ def _dated(question: str, cells: list[dict]) -> list[dict] | None:
 _SUM_SQL = re.compile(r"\s*SELECT\s+SUM\(", re.I)
 
 
-def unasked_sum(parsed, facts) -> bool:  # noqa: ANN001
+def unasked_sum(parsed, facts) -> bool:
     """Whether the parser's only direct evidence is a sum of rows the question asked no sum
     of: "the amount of domestic-state income tax net operating loss carryforwards" matched
     the label "Domestic-state" of two rows (one per section) and added them up. An analyst
@@ -112,7 +112,7 @@ def unasked_sum(parsed, facts) -> bool:  # noqa: ANN001
         for f in facts)
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201
+def resolve(question: str, con):
     """A `tableqa.Resolved` lookup of one cell of a table without periods, or None."""
     from hyrag.answer.tableqa import Resolved
 

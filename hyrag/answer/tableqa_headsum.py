@@ -38,7 +38,7 @@ _ALL = re.compile(r"\b(?:sum|total)\s+of\s+(?:all|every)\b", re.I)
 _YEAR_CELL = re.compile(r"\s*(?:19|20)\d{2}\s*")
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+def resolve(question: str, con):  # a tableops.TableResolved or None
     """The sum of the lines under the heading the question names, or None (see the module)."""
     if not _ALL.search(question):
         return None

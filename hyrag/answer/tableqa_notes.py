@@ -75,7 +75,7 @@ _CLAUSE = re.compile(r"\s[–—-]\s|[.;:(,]")
 _FOOTNOTES: dict[tuple, dict[str, frozenset]] = {}
 
 
-def footnoted(tied: list[dict], q: set[str], con) -> tuple[dict, set[str]] | None:  # noqa: ANN001
+def footnoted(tied: list[dict], q: set[str], con) -> tuple[dict, set[str]] | None:
     """(the cell, its footnote's words) of columns of one period told apart only by footnote
     marks ("FY18**" | "FY18***"), when the question says every word of one mark's footnote
     ("for UK and Ireland only" of "** UK & Ireland only – comparable with FY19 Group
@@ -94,7 +94,7 @@ def footnoted(tied: list[dict], q: set[str], con) -> tuple[dict, set[str]] | Non
     return said[0], set(notes[marks[id(said[0])]])
 
 
-def _read_footnotes(con) -> dict[str, frozenset]:  # noqa: ANN001
+def _read_footnotes(con) -> dict[str, frozenset]:
     """mark -> the content words of the first clause of the one footnote the prose opens with
     that mark ("**" -> {uk, ireland, only}); a mark opening two different footnotes is left
     out."""

@@ -75,15 +75,15 @@ _MAX_RESIDUE = 2
 _CORNERS: dict[tuple, dict[str, str]] = {}
 
 
-def resolve(question: str, con) -> object | None:  # noqa: ANN001
+def resolve(question: str, con) -> object | None:
     """The difference or percentage change of two cells as a `TableResolved`, or None."""
-    if not (read._DIFF.search(question) or read.CHANGE_RATIO.search(question)  # noqa: SLF001
-            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)  # noqa: SLF001
-            or read._RATIO.search(question) or read._PCT_OF.search(question)):  # noqa: SLF001
+    if not (read._DIFF.search(question) or read.CHANGE_RATIO.search(question)
+            or read._SUM.search(question) or re.search(r"\btotal\b", question, re.I)
+            or read._RATIO.search(question) or read._PCT_OF.search(question)):
         return None  # a first look; the operation is read with the labels' own words aside
     try:
         lines = tablelines.table_lines(con)
-    except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
+    except Exception:  # a layout this reader cannot read is no answer
         return None
     qtok = [w for w in tablelines.tokens(question) if w not in tablelines.GLUE]
     tables: dict[str, list] = {}
@@ -150,17 +150,17 @@ def _rows(question: str, table: list) -> list:
             and set(read.years(ln.label)) < set(read.years(o.label))) for o in out)]
 
 
-def corners(con) -> dict[str, str]:  # noqa: ANN001
+def corners(con) -> dict[str, str]:
     """table -> the header of its label column ("Days past due", "Fiscal Year", "Period"):
     what its rows (or all its columns) are of, so a question may say it without naming a cell."""
     return per_view(_CORNERS, con, _read_corners)
 
 
-def _read_corners(con) -> dict[str, str]:  # noqa: ANN001
+def _read_corners(con) -> dict[str, str]:
     try:
         rows = con.cursor().execute(
             "SELECT table_name, header FROM schemas WHERE position = 0").fetchall()
-    except Exception:  # noqa: BLE001 - a governed view without schemas: no corner known
+    except Exception:  # a governed view without schemas: no corner known
         return {}
     return {t: h or "" for t, h in rows}
 
@@ -210,7 +210,7 @@ def _span_total(question: str, table: list) -> tuple | None:
     return totals[0], {m.group(1).lower(), m.group(2).lower(), "period"}, body
 
 
-def _sums(total, body: list, col: str) -> bool:  # noqa: ANN001
+def _sums(total, body: list, col: str) -> bool:
     """Whether the total line's figure in `col` is the sum of the body lines' (to the last
     digit shown)."""
     parts = [ln.by_col.get(col) for ln in body]
@@ -224,7 +224,7 @@ class _Only:  # a line of one figure, as `tablelines.adds_up` reads lines
         self.by_col = {"": c}
 
 
-def _reading(question: str, qtok: list[str], table: list, corner: str):  # noqa: ANN202
+def _reading(question: str, qtok: list[str], table: list, corner: str):
     """(the two cells with their names, in the question's order, used rows, used columns) of
     one table, or None when it holds no single reading. `corner`: the label column's header."""
     qset, qys = set(qtok), set(read.years(question))
@@ -319,7 +319,7 @@ def _buckets(cols: list[str], question: str) -> dict[str, set[str]]:
     return out if span else {}
 
 
-def _name(ln, col: str) -> str:  # noqa: ANN001
+def _name(ln, col: str) -> str:
     """"Discount rate Domestic 2019": the row and the column, a date's day aside (the draft's
     sentence states no number the evidence does not — a period's year is one it does)."""
     return re.sub(r"\s+", " ", f"{ln.label} {_DATE.sub(' ', col)}").strip()
@@ -358,7 +358,7 @@ def _scale(c: dict, cols: list[str]) -> str:
     return tr.scale(c)
 
 
-def _compute(question: str, order: list, used_rows: list, used_cols: list,  # noqa: ANN202
+def _compute(question: str, order: list, used_rows: list, used_cols: list,
              summed: bool = False):
     labels = " ".join([ln.label for ln in used_rows] + list(used_cols))
     op = read.operation(question, labels, 2)
@@ -426,7 +426,7 @@ def _half(text: str, words: set[str]) -> bool:
     return all(w in said or tr.stem(w) in said for w in words)
 
 
-def _ratio(question: str, op: str, order: list, used_cols: list,  # noqa: ANN202
+def _ratio(question: str, op: str, order: list, used_cols: list,
            summed: bool = False):
     """A over B, "A as a percentage of B", "the proportion of B that is A", "the ratio of A to
     B": the part is the operand the part's half of the question (`tableqa_shares.split`) names
@@ -476,7 +476,7 @@ _WITHOUT = re.compile(r"\bwithout\b(?P<what>.*)$", re.I)
 _REPORTED = re.compile(r"^\s*as\s+reported\b", re.I)
 
 
-def _adoption(question: str, table: list):  # noqa: ANN202
+def _adoption(question: str, table: list):
     """"The percentage increase in X after adoption of the new standard" of a table that shows
     each line "As Reported" beside its "Balances Without Adoption of New Standard" (the usual
     disclosure of a new accounting standard's effect): the reported figure against the one
@@ -518,7 +518,7 @@ _BEFORE = re.compile(r"\bbefore\s+(?:the\s+)?(?P<what>[a-z]+)", re.I)
 _AFTER_WORD = re.compile(r"\bafter\s+(?:the\s+)?(?P<what>[a-z]+)", re.I)
 
 
-def _around(question: str, table: list):  # noqa: ANN202
+def _around(question: str, table: list):
     """"The percentage difference of total liabilities when comparing after adjustment to
     before adjustment" of a table laid out "<figure> | Adjustments | <figure>" (a purchase
     price allocation's measurement-period adjustments, a restatement): the column before the

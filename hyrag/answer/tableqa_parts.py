@@ -51,7 +51,7 @@ def _split(label: str) -> tuple[str, bool] | None:
     return m.group("base").strip(), m.group("part").lower().startswith("non")
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+def resolve(question: str, con):  # a tableops.TableResolved or None
     """The current and non-current parts of the item the question totals, added up, or None
     (see the module)."""
     years = read.years(question)

@@ -39,7 +39,7 @@ REGISTRY: tuple[tuple[re.Pattern, str, str], ...] = (
 )
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResolved or None
+def resolve(question: str, con):  # a tableops.TableResolved or None
     """The named ratio of the one period the question names, or None (see the module)."""
     hits = [(num, den) for pat, num, den in REGISTRY if pat.search(question)]
     years = read.years(question)
@@ -61,7 +61,7 @@ def resolve(question: str, con):  # noqa: ANN001, ANN201 - a tableops.TableResol
                     f"{fmt(r)}.", d)
 
 
-def _line(con, pattern: str, year: int) -> dict | None:  # noqa: ANN001
+def _line(con, pattern: str, year: int) -> dict | None:
     """The one cell of the year on the one line labelled exactly `pattern`, else None."""
     full = re.compile(rf"\s*{pattern}\s*", re.I)
     cs = [c for c in tr.cells(con) if tr.year_of(c) == year and full.fullmatch(

@@ -187,7 +187,7 @@ def threshold(question: str) -> Threshold | None:
                      cmp in ("at least", "at most"))
 
 
-def order_pair(question: str, a: str, b: str, pos) -> tuple[str, str]:  # noqa: ANN001
+def order_pair(question: str, a: str, b: str, pos) -> tuple[str, str]:
     """(numerator, denominator) of a share or ratio of two line items: the item named after
     "as a percentage of", "among", "in the total", "over", "to", "divided by" is the
     denominator; else a "Total ..." line beside a part is the whole; else in "what percentage

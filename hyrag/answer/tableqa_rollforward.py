@@ -70,11 +70,11 @@ class Table:
 CACHE: dict[tuple, list[Table]] = {}
 
 
-def tables(con) -> list[Table]:  # noqa: ANN001
+def tables(con) -> list[Table]:
     return per_view(CACHE, con, _read_tables)
 
 
-def _read_tables(con) -> list[Table]:  # noqa: ANN001
+def _read_tables(con) -> list[Table]:
     by_table: dict[str, list[dict]] = {}
     for c in map(dict, tr.untimed_numeric_cells(con)):
         if c["time_key"] not in (None, ""):
@@ -193,7 +193,7 @@ def asked_periods(question: str, t: Table, movement: bool) -> _Ask | None:
     return _Ask(list(dict.fromkeys(taken)), words | {"between", "on", "as", "at", "of"})
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
+def resolve(question: str, con):
     """A `tableqa.Resolved` answer from a roll-forward table, or None; a ratio of two of its
     cells is `tableqa_rollforward_ratio`'s."""
     from hyrag.answer import tableqa_rollforward_ratio

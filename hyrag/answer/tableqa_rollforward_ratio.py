@@ -36,7 +36,7 @@ _BETWEEN_YEARS = re.compile(r"\bbetween\s+((?:19|20)\d{2})\s+and\s+((?:19|20)\d{
 _ASKS = re.compile(r"\b(?:proportion|ratio|percent(?:age)? of)\b", re.I)
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201 - a `TableResolved` or None
+def resolve(question: str, con):  # a `TableResolved` or None
     if not _ASKS.search(question):
         return None
     halves = split(question)

@@ -88,7 +88,7 @@ COLS = ("claim_id, entity, attribute, value_num, value_text, coalesce(scale, '')
 CACHE: dict[tuple, list[dict]] = {}
 
 
-def cells(con) -> list[dict]:  # noqa: ANN001
+def cells(con) -> list[dict]:
     """`read_cells`, cached per database generation and reader view (`catalog.view_key`):
     reading every numeric cell through a subject's views on each question cost ~80 ms."""
 
@@ -111,7 +111,7 @@ def kept(cells: list[dict]) -> list[dict]:
     return cells
 
 
-def read_cells(con) -> list[dict]:  # noqa: ANN001
+def read_cells(con) -> list[dict]:
     """The numeric cell claims with a period: their own `time_key`, else the one year their
     column header names ("Year Ended December 31, 2018 (thousands)" did not parse as a period,
     so the table was not melted, but a reader still sees the column as 2018)."""
@@ -169,7 +169,7 @@ def read_cells(con) -> list[dict]:  # noqa: ANN001
 NUMERIC: dict[tuple, list[dict]] = {}
 
 
-def numeric_cells(con) -> list[dict]:  # noqa: ANN001
+def numeric_cells(con) -> list[dict]:
     """Every numeric cell claim of the view (`COLS`, and its table's `table_subject`), read
     once per view for all the table readers: the line-item cells (`read_cells`), the lines of
     `tablespans`, the roll-forward tables and the period-less grids each read them with their
@@ -180,7 +180,7 @@ def numeric_cells(con) -> list[dict]:  # noqa: ANN001
 UNTIMED: dict[tuple, list[dict]] = {}
 
 
-def untimed_numeric_cells(con) -> list[dict]:  # noqa: ANN001
+def untimed_numeric_cells(con) -> list[dict]:
     """The cells of `numeric_cells` without a period (`time_key` NULL or ''), in the same
     order, read with that filter in the store: the roll-forward reader, asked first for every
     question, reads only these, and reading every numeric cell for it was ~0.15 s of a fresh
@@ -188,7 +188,7 @@ def untimed_numeric_cells(con) -> list[dict]:  # noqa: ANN001
     return per_view(UNTIMED, con, lambda c: _read_numeric(c, untimed=True))
 
 
-def _read_numeric(con, *, untimed: bool = False) -> list[dict]:  # noqa: ANN001
+def _read_numeric(con, *, untimed: bool = False) -> list[dict]:
     cur = con.cursor().execute(
         f"SELECT {COLS} FROM claims WHERE NOT superseded AND kind = 'cell' "
         "AND value_num IS NOT NULL"
@@ -272,7 +272,7 @@ def _schedule_rows(cands: list[dict]) -> list[dict]:
     return out
 
 
-def subjects(con, subject: bool = True) -> dict[str, str]:  # noqa: ANN001
+def subjects(con, subject: bool = True) -> dict[str, str]:
     """table -> the subject ingestion took from its title ("Northwind — Income statement"):
     every row of such a table has that entity, so it names the table, not a line item.
     `subject=False`: table -> its whole title."""
@@ -280,7 +280,7 @@ def subjects(con, subject: bool = True) -> dict[str, str]:  # noqa: ANN001
 
     try:
         rows = con.cursor().execute("SELECT table_name, title FROM kb_tables").fetchall()
-    except Exception:  # noqa: BLE001 - a governed view without kb_tables: no titles known
+    except Exception:  # a governed view without kb_tables: no titles known
         return {}
     if not subject:
         return {t: title or "" for t, title in rows}

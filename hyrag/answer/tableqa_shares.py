@@ -77,7 +77,7 @@ _UNIT_TOKENS = {"m", "bn", "k", "000", "million", "thousand", "thousands", "in",
 _MAX_RESIDUE = 2
 
 
-def resolve(question: str, con) -> object | None:  # noqa: ANN001
+def resolve(question: str, con) -> object | None:
     """The share as a `TableResolved`, or None (not a share of a grid, or not unambiguous)."""
     op = read.operation(question, "", 2)
     if op not in ("ratio", "percent_of"):
@@ -87,7 +87,7 @@ def resolve(question: str, con) -> object | None:  # noqa: ANN001
         return None
     try:
         lines = tablelines.table_lines(con)
-    except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
+    except Exception:  # a layout this reader cannot read is no answer
         return None
     found = _pair(question, *halves, lines)
     if found is None:
@@ -179,12 +179,12 @@ def _rows(text: str, lines: list) -> list:
     return [ln for ln in rows if not any(_words(ln.label) < _words(o.label) for o in rows)]
 
 
-def _year_col(ln, y: int | None) -> str | None:  # noqa: ANN001
+def _year_col(ln, y: int | None) -> str | None:
     c = ln.by_year.get(y) if y is not None else None
     return next((k for k, v in ln.by_col.items() if v is c), None) if c else None
 
 
-def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, C901, PLR0911, PLR0912
+def _pair(question: str, ptext: str, wtext: str, lines: list):
     """([(part name, part cell)...], (whole name, whole cell), whether it is a part of a whole)
     in one table, or None. Several parts are lines the part's words list ("A and B"), summed."""
     prows = _rows(ptext, lines)
@@ -281,7 +281,7 @@ def _pair(question: str, ptext: str, wtext: str, lines: list):  # noqa: ANN202, 
 
 
 def _checked(question: str, parts: list, whole: tuple, used: tuple, cols: set[str],
-             share: bool):  # noqa: ANN202
+             share: bool):
     """The reading, unless a cell is a percent (a share of shares) or the question says more
     than the lines and columns used explain."""
     if any("%" in (c["value_text"] or "") for _, c in [*parts, whole]):
@@ -291,7 +291,7 @@ def _checked(question: str, parts: list, whole: tuple, used: tuple, cols: set[st
     return parts, whole, share
 
 
-def _name(ln, col: str, default: str = "") -> str:  # noqa: ANN001
+def _name(ln, col: str, default: str = "") -> str:
     """"Purchase obligations More Than 5 Years"; an unlabelled total line is "the total"."""
     return f"{ln.label if tr.content(ln.label) else default} {col}".strip()
 
@@ -301,7 +301,7 @@ def _close(total: float, parts: list[dict], tcell: dict) -> bool:
     return abs(total - float(tcell["value_num"])) <= unit * 1.000001
 
 
-def _row_adds_up(ln, col: str, tcol: str) -> bool:  # noqa: ANN001
+def _row_adds_up(ln, col: str, tcol: str) -> bool:
     """The row's columns other than its Total (and any percent column) sum to its Total."""
     parts = [c for k, c in ln.by_col.items() if k != tcol and not _is_total_col(k)
              and "%" not in (c["value_text"] or "")]
@@ -309,7 +309,7 @@ def _row_adds_up(ln, col: str, tcol: str) -> bool:  # noqa: ANN001
         math.fsum(float(c["value_num"]) for c in parts), parts, ln.by_col[tcol])
 
 
-def _col_adds_up(total, col: str, parts: list, table: list) -> bool:  # noqa: ANN001
+def _col_adds_up(total, col: str, parts: list, table: list) -> bool:
     """The lines right above `total` that have a figure in `col` (a section header without
     one is skipped) sum to it, the parts among them: the shortest such run of two or more."""
     above = sorted((ln for ln in table if ln.row < total.row and col in ln.by_col),

@@ -87,7 +87,7 @@ def _periods_named(ys: set[int], compared: set[int] | None) -> bool:
     return not ys or ys == compared or ys == {max(compared)}
 
 
-def resolve(question: str, con):  # noqa: ANN001, ANN201
+def resolve(question: str, con):
     """A `tableqa.Resolved` lookup of the stated percentage change(s), or None."""
     from hyrag.answer.tableqa import Resolved
 
@@ -162,7 +162,7 @@ _OF_BASE = re.compile(r"\b(?:the\s+)?(?:percent(?:age)?|%)\s+of\s+(?:total\s+|ne
                       r"(?P<base>[a-z][a-z ]*?)\s+represented\s+by\s+", re.I)
 
 
-def common_size(question: str, con):  # noqa: ANN001, ANN201
+def common_size(question: str, con):
     """A line of a common-size table — every line a percentage of one line, which reads 100 in
     every period ("Sales 100.0 %") — asked as "the percentage of sales represented by gross
     profit": the line's own figures are those percentages, so the question is the line-item

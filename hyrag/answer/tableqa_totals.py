@@ -26,7 +26,7 @@ from hyrag.answer import tablelines
 from hyrag.answer import tableqa_rows as tr
 
 
-def names(con) -> dict[tuple[str, object], str]:  # noqa: ANN001
+def names(con) -> dict[tuple[str, object], str]:
     """(table, row) -> the name of each unlabelled total row of the view (see the module)."""
     out: dict[tuple[str, object], str] = {}
     for total, block in tablelines.unlabelled_totals(con):

@@ -91,7 +91,7 @@ STRUCT_WORDS = {"table", "provide", "provided", "information", "calculated", "co
                  "line", "major", "main", "different", "various"}
 
 
-def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
+def resolve(question: str, con) -> tuple[object | None, bool]:
     """(the answer as a `TableResolved`, or None; whether the question is a structure question
     at all). A structure question declined on purpose stays declined (the engine abstains)."""
     kind = _kind(question)
@@ -99,7 +99,7 @@ def resolve(question: str, con) -> tuple[object | None, bool]:  # noqa: ANN001
         return None, False
     try:
         lines = tl.table_lines(con)
-    except Exception:  # noqa: BLE001 - a layout this reader cannot read is no answer
+    except Exception:  # a layout this reader cannot read is no answer
         lines = []
     if not lines:
         return None, owns(question)
@@ -160,7 +160,7 @@ def _kind(question: str) -> str | None:
 
 def _content(question: str) -> set[str]:
     """The question's content words that could name a line (its structure words removed)."""
-    return tr.content(question) - STRUCT_WORDS  # noqa: SLF001
+    return tr.content(question) - STRUCT_WORDS
 
 
 _TOTAL_WORDS = {"total", "gross"}  # "the components of revenue" are those of "Total revenue"
@@ -170,13 +170,13 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
     """The lines the question names (every line holding the best-covered label), [] when it
     names none, None when its words name a line only partly (a guess would be wrong). For a
     total (`totals`) every word of its label but "total" / "gross" must be the question's."""
-    q = tr.content(question)  # noqa: SLF001
+    q = tr.content(question)
     # a line's figures by year; a table whose columns are no one year ("2018/2019") by column
     cells = [c for ln in lines if ln.label for c in (ln.by_year or ln.by_col).values()]
-    ranked = tr.rank_rows(cells, q | _TOTAL_WORDS if totals else q, question)  # noqa: SLF001
+    ranked = tr.rank_rows(cells, q | _TOTAL_WORDS if totals else q, question)
     if totals:
         ranked = [(sc, lab) for sc, lab in ranked
-                  if (own := tr.content(lab) - _TOTAL_WORDS) and own <= q]  # noqa: SLF001
+                  if (own := tr.content(lab) - _TOTAL_WORDS) and own <= q]
     if not ranked:
         return []
     best_score, best = ranked[0]
@@ -185,8 +185,8 @@ def _named(question: str, lines: list[Line], totals: bool = False) -> list[Line]
     named = _under_named_heading([ln for ln in lines if ln.label == best], q)
     # the words of the rows' heading are their context, not more than the question asks
     secs = {ln.section for ln in named}
-    heads = tr.content(secs.pop()) if len(secs) == 1 else set()  # noqa: SLF001
-    residue = _content(question) - tr.content(best) - tr.OPWORDS - heads  # noqa: SLF001
+    heads = tr.content(secs.pop()) if len(secs) == 1 else set()
+    residue = _content(question) - tr.content(best) - tr.OPWORDS - heads
     if len(residue) > tr.MAX_RESIDUE:
         return None
     return named
@@ -198,14 +198,14 @@ def _under_named_heading(named: list[Line], q: set[str]) -> list[Line]:
     neither (or both alike) leaves them all."""
     if len({ln.section for ln in named}) < 2:
         return named
-    hit = {ln.section: len(tr.content(ln.section) & q) for ln in named}  # noqa: SLF001
+    hit = {ln.section: len(tr.content(ln.section) & q) for ln in named}
     top = max(hit.values())
     if not top or sum(1 for v in hit.values() if v == top) > 1:
         return named
     return [ln for ln in named if hit[ln.section] == top]
 
 
-def _periods(question: str, lines: list[Line], con=None):  # noqa: ANN001, ANN202
+def _periods(question: str, lines: list[Line], con=None):
     """The years the table, or the line the question names, holds figures for."""
     named = _named(question, lines) or _named(question, lines, totals=True)
     if not named:
@@ -240,7 +240,7 @@ _INTRODUCES = re.compile(r":\s*$|\b(?:the\s+following|as\s+follows|following\s+t
 _CARRIED = re.compile(r"^\[([^\]]+)\]\s*")
 
 
-def _introduced(question: str, con) -> bool:  # noqa: ANN001
+def _introduced(question: str, con) -> bool:
     """Whether the question's subject ("In which years was the current liabilities recorded
     for?") is what the report's text introduces the table with: a sentence that announces it
     ("Current liabilities consisted of the following:"), or the subject a heading gives the
@@ -257,7 +257,7 @@ def _introduced(question: str, con) -> bool:  # noqa: ANN001
 _INTROS: dict[tuple, list[set[str]]] = {}
 
 
-def _introductions(con) -> list[set[str]]:  # noqa: ANN001
+def _introductions(con) -> list[set[str]]:
     """The words of every subject a sentence of the view announces a table with, or that a
     heading carries onto sentences (see `_introduced`), read once per view from the prose
     sentences the prose readers scan (`prose_spans.sentences`)."""
@@ -274,7 +274,7 @@ def _introductions(con) -> list[set[str]]:  # noqa: ANN001
     return [ws for ws in out if ws]
 
 
-def _components(question: str, lines: list[Line], *, count: bool):  # noqa: ANN202
+def _components(question: str, lines: list[Line], *, count: bool):
     """The rows above a total that add up to it (every period the total has), or their count."""
     named = _named(question, lines, totals=True)
     if not named:
@@ -324,16 +324,16 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     line's years are left to the line-item reader."""
     qt = [w for w in tl.tokens(question) if w not in tl.GLUE]
     qyears = set(read.years(question))
-    rows = [ln for ln in lines if ln.label and (own := tr.content(ln.label))  # noqa: SLF001
-            and own <= tr.content(question) and set(read.years(ln.label)) <= qyears]  # noqa: SLF001
+    rows = [ln for ln in lines if ln.label and (own := tr.content(ln.label))
+            and own <= tr.content(question) and set(read.years(ln.label)) <= qyears]
     rows = [ln for ln in rows if not any(  # the more specific of two nested labels
-        tr.content(ln.label) < tr.content(o.label) for o in rows)]  # noqa: SLF001
-    sole = sole_lines(tr.content(question), lines) if not rows else {}  # noqa: SLF001
+        tr.content(ln.label) < tr.content(o.label) for o in rows)]
+    sole = sole_lines(tr.content(question), lines) if not rows else {}
     rows = rows or [ln for ln in lines if id(ln) in sole]  # lines named by their own heading
     if not rows:
         return None, False
     rows = [ln for lab in dict.fromkeys(ln.label for ln in rows) for ln in _under_named_heading(
-        [x for x in rows if x.label == lab], tr.content(question))]  # noqa: SLF001
+        [x for x in rows if x.label == lab], tr.content(question))]
     if len({ln.label for ln in rows}) != len(rows) or len({ln.table for ln in rows}) != 1:
         return None, True  # a label two rows hold, or rows of two tables
     named = {w for ln in rows for w in tl.tokens(sole.get(id(ln), ln.label))}  # names no column
@@ -345,7 +345,7 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     if len(rows) * len(cols) < 2 or min(len(rows), len(cols)) > 1:
         return None, False  # not one line of cells: another reader's question
     if len(rows) > 1:
-        order = sorted(rows, key=lambda ln: tr.position(  # noqa: SLF001
+        order = sorted(rows, key=lambda ln: tr.position(
             question, sole.get(id(ln), ln.label)))
         cs = [ln.by_col.get(cols[0]) for ln in order]
     else:
@@ -361,10 +361,10 @@ def _cells(question: str, lines: list[Line]) -> tuple[object | None, bool]:
     res = b.done("cells", vals, sent)
     from dataclasses import replace
 
-    return replace(res, scale="" if pct else tr.scale(cs[0])), True  # type: ignore[arg-type]  # noqa: SLF001
+    return replace(res, scale="" if pct else tr.scale(cs[0])), True  # type: ignore[arg-type]
 
 
-def _under_heading(question: str, lines: list[Line], *, count: bool):  # noqa: ANN202
+def _under_heading(question: str, lines: list[Line], *, count: bool):
     """The line items under the section heading the question names (`tablespans_headings`)."""
     found = heading_rows(_content(question), lines)
     if found is None:
@@ -379,7 +379,7 @@ def _under_heading(question: str, lines: list[Line], *, count: bool):  # noqa: A
     return b.done("components", names, sent)
 
 
-def _part_extreme(question: str, lines: list[Line]):  # noqa: ANN202
+def _part_extreme(question: str, lines: list[Line]):
     """The part of a whole with the largest (smallest) figure: "which segment had the largest
     revenue in 2018?". The candidates are the rows that add up to a total — the parts of one
     whole, compared in one column (the year the question names, else the column it names);
@@ -433,14 +433,14 @@ def _column(question: str, total: Line) -> str | None:
     if ys:
         c = total.by_year.get(ys[0])
         return next((k for k, v in total.by_col.items() if v is c), None) if c else None
-    q = tr.content(question)  # noqa: SLF001
-    hits = [k for k in total.by_col if (w := tr.content(k)) and w <= q]  # noqa: SLF001
+    q = tr.content(question)
+    hits = [k for k in total.by_col if (w := tr.content(k)) and w <= q]
     if len(hits) == 1:
         return hits[0]
     return next(iter(total.by_col)) if len(total.by_col) == 1 else None
 
 
-def _new_items(question: str, lines: list[Line]):  # noqa: ANN202
+def _new_items(question: str, lines: list[Line]):
     """How many lines have a figure in one year and none in the other (both years shown)."""
     m = _BUT_NOT.search(question)
     if m is None:

@@ -69,7 +69,7 @@ def sole_lines(q: set[str], lines: list[_Line]) -> dict[int, str]:
     return out
 
 
-def heading_total(question: str, con):  # noqa: ANN001, ANN201 - a `TableResolved` or None
+def heading_total(question: str, con):  # a `TableResolved` or None
     """"What is total basic earnings per share (cents per share) for 2019?": the question
     names a section heading ("Basic earnings per share (cents per share)") and asks for its
     total in one year, and the line closing the heading's rows has no label of its own — the

@@ -30,7 +30,7 @@ _ITEMS_Q = re.compile(
 _FOOTNOTE = re.compile(r"(?<=[a-z]{3})\d{1,2}$")  # "Incentive schemes1": a footnote mark
 
 
-def first_cell(ln) -> dict:  # noqa: ANN001 - a `tablelines.Line`
+def first_cell(ln) -> dict:  # a `tablelines.Line`
     """A line's figure in the first column that has one: the cell its evidence cites."""
     return ln.by_col[min(ln.by_col, key=lambda k: ln.col_pos.get(k, 0))]
 
@@ -40,7 +40,7 @@ def asks_items(question: str) -> bool:
     return bool(_ITEMS_Q.search(question))
 
 
-def table_items(lines: list):  # noqa: ANN201 - a `TableResolved` or None
+def table_items(lines: list):  # a `TableResolved` or None
     """The rows that add up to the only table's closing total, when they and the total are all
     its labelled lines (see the module docstring); their labels without footnote marks."""
     if len({ln.table for ln in lines}) != 1:
@@ -78,7 +78,7 @@ def asks_dates(question: str) -> bool:
     return bool(_DATES_Q.search(question))
 
 
-def table_dates(question: str, lines: list):  # noqa: ANN201 - a `TableResolved` or None
+def table_dates(question: str, lines: list):  # a `TableResolved` or None
     """The dates the only table's column headers state ("December 31, 2019", "January 1,
     2018"), in the table's order or, when the question asks, chronologically. A column
     header without a full date, or a count the question states that the table does not
@@ -122,7 +122,7 @@ def asks_period_count(question: str) -> bool:
     return bool(_PERIOD_COUNT_Q.search(question))
 
 
-def row_periods(lines: list, count: bool = False):  # noqa: ANN201 - a `TableResolved` or None
+def row_periods(lines: list, count: bool = False):  # a `TableResolved` or None
     """The periods a maturity schedule states in its rows ("2020", ..., "2024", "Thereafter"
     above "Total lease payments"), or their number: the only table's first rows, while their
     labels are years, year ranges or "Thereafter" — at least two, one a year. A table whose

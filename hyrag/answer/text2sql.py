@@ -64,7 +64,7 @@ def period_condition(ti: TableInfo, lo: float, hi: float) -> exp.Expression | No
     return exp.In(this=_q(ti.time_col), expressions=[exp.Literal.string(k) for k in keys])
 
 
-def _ymd(d) -> float:  # noqa: ANN001
+def _ymd(d) -> float:
     return float(d.year * 10000 + d.month * 100 + d.day)
 
 

@@ -29,7 +29,7 @@ TABLE = "schema_evolution"
 
 
 class SchemaEvolutionTracker:
-    def __init__(self, store, threshold: int = 3) -> None:  # noqa: ANN001 - hyrag.store.Store
+    def __init__(self, store, threshold: int = 3) -> None:  # hyrag.store.Store
         self.store = store
         self.threshold = threshold
 

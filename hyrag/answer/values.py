@@ -98,7 +98,7 @@ def _values(question: str, reading: object | None, derivations: Sequence, verdic
     return AnswerValues((f.text,), "")  # a sentence stating no figure answers with itself
 
 
-def _read(tq) -> AnswerValues:  # noqa: ANN001 - tableqa.Resolved or a reader's equivalent
+def _read(tq) -> AnswerValues:  # tableqa.Resolved or a reader's equivalent
     vs = tq.answer if isinstance(tq.answer, list | tuple) else [tq.answer]
     if getattr(tq, "program", None):  # the program route states its own program
         return AnswerValues(tuple(vs), tq.scale or "", tq.program)
@@ -121,7 +121,7 @@ def _ranked(verdicts: Sequence, store: CommitmentStore, ranking: bool) -> Answer
     return AnswerValues((str(facts[0].entity),), "", _sql_program(facts[0], facts, "rank"))
 
 
-def _derived(d, store: CommitmentStore) -> AnswerValues:  # noqa: ANN001 - tools.Derivation
+def _derived(d, store: CommitmentStore) -> AnswerValues:  # tools.Derivation
     first = _fact(store, d.operands[0].ref) if d.operands else None
     scale = "percent" if d.unit == "%" else (_scale(first) if first is not None else "")
     return AnswerValues((d.result,), scale, {

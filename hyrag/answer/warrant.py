@@ -92,9 +92,9 @@ def group_agreeing(rows: list[dict]) -> list[list[dict]]:
 
 
 class WarrantGate:
-    def __init__(self, con, cat: Catalog, store: CommitmentStore, *,  # noqa: ANN001
-                 top_k: int, horizon: list | None = None, sql_runner=None,  # noqa: ANN001
-                 exploratory: bool = False, horizon_fn=None,  # noqa: ANN001
+    def __init__(self, con, cat: Catalog, store: CommitmentStore, *,
+                 top_k: int, horizon: list | None = None, sql_runner=None,
+                 exploratory: bool = False, horizon_fn=None,
                  as_of: object = None) -> None:
         self.con = con
         self.cat = cat
@@ -213,7 +213,7 @@ class WarrantGate:
             return req.agg in (None, "total")
         return True
 
-    def _by_period(self, req: Requirement, rows: list[dict]):  # noqa: ANN202
+    def _by_period(self, req: Requirement, rows: list[dict]):
         periods = tuple(sorted({r["time_key"] for r in rows if r["time_key"]}))
         if req.period:
             exact = [r for r in rows if r["time_key"] == req.period]

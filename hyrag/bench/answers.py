@@ -72,7 +72,7 @@ def _n(s: str | None) -> str:
     return norm(s or "")
 
 
-def judge(item: dict, ans) -> dict:  # noqa: ANN001
+def judge(item: dict, ans) -> dict:
     text = ans.text
     nums = text_numbers(text)
     missing_numbers = [x for x in item["numbers"]
@@ -97,7 +97,7 @@ def judge(item: dict, ans) -> dict:  # noqa: ANN001
             "text": text, "route": ans.route}
 
 
-def _run_pass(kb, items: list[dict], trust: str, warm_up: bool = True,  # noqa: ANN001
+def _run_pass(kb, items: list[dict], trust: str, warm_up: bool = True,
               outcomes: Counter | None = None) -> list[dict]:
     """Every question through `kb.ask`, judged; `outcomes` (with the LLM route) collects which
     steps used the model's output and which degraded to their offline twin."""
@@ -164,7 +164,7 @@ def _print_offline(s: dict) -> None:
           f"(p90 {s['latency_p90']:.1f} ms)")
 
 
-def _print_side_by_side(s: dict, m: dict, llm, outcomes: Counter) -> None:  # noqa: ANN001
+def _print_side_by_side(s: dict, m: dict, llm, outcomes: Counter) -> None:
     from hyrag.llm.bench import columns, usage_lines
 
     rows = []

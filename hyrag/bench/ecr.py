@@ -579,7 +579,7 @@ def _plot(folder: str, traces: dict[str, list[tuple[float, ...]]],
     """The PNGs of `--plot DIR`: entropy trajectories of the three policies (seed 003 Figure 3)
     and the lambda sweep (Figure A.1, with Table A.1's figures as grey markers)."""
     try:
-        from hyrag.display import plots  # noqa: PLC0415 - matplotlib is the `plot` extra
+        from hyrag.display import plots  # matplotlib is the `plot` extra
     except ImportError:
         print("--plot: matplotlib is not installed (pip install 'hyrag[plot]'); skipping plots")
         return []

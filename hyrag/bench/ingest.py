@@ -90,7 +90,7 @@ def _pdf_read(path: str, q: mp.Queue) -> None:
     q.put((time.perf_counter() - t0, _peak_mb(), len(tables) + len(passages)))
 
 
-def _make_docs():  # noqa: ANN202 - the generator module
+def _make_docs():  # the generator module
     """sample_data/docs/make_docs.py of a source checkout, or None when not installed."""
     import importlib.util
 
@@ -140,7 +140,7 @@ def _bench_pdf(work: Path, pages_wanted: int, repeat: int) -> None:
     print(f"claims written: {ingests[0][2]:,}")
 
 
-def _measure(target, *args) -> tuple[float, float, int]:  # noqa: ANN001
+def _measure(target, *args) -> tuple[float, float, int]:
     ctx = mp.get_context("spawn")
     q: mp.Queue = ctx.Queue()
     p = ctx.Process(target=target, args=(*args, q))

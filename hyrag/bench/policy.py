@@ -96,7 +96,7 @@ def build(folder: Path, data: Path) -> None:
         kb.index()
 
 
-def _baseline(kb):  # noqa: ANN001, ANN202
+def _baseline(kb):
     """The same knowledge base with a PEP that decides nothing (no PDP call, no source list),
     writing the same audit events an ungoverned answer writes (the verdict batch)."""
     import uuid
@@ -104,7 +104,7 @@ def _baseline(kb):  # noqa: ANN001, ANN202
     from hyrag.policy import Effect, Enforcer, Grant, Subject, Verdict
 
     class NoCheck(Enforcer):
-        def plan(self, action, *, resource=None, detail=None):  # noqa: ANN001, ANN201
+        def plan(self, action, *, resource=None, detail=None):
             return Grant(uuid.uuid4().hex[:16], Subject("owner"), action,
                          Verdict(Effect.ALLOW, "baseline", "none", "benchmark baseline"), False,
                          detail=dict(detail or {}))

@@ -55,7 +55,7 @@ def build_sample_kb(folder: Path) -> None:
         kb.index()
 
 
-def resolve_gold(con, gold: list[dict]) -> list[str]:  # noqa: ANN001
+def resolve_gold(con, gold: list[dict]) -> list[str]:
     """(file, locator) -> claim ids among current claims; an unresolvable gold is an error."""
     ids = []
     for g in gold:
@@ -80,7 +80,7 @@ def score(ranked: list[str], gold: list[str]) -> tuple[float, float, float]:
     return r5, r10, (1.0 / first if first else 0.0)
 
 
-def evaluate(kb, questions: list[dict]) -> tuple[dict, list[dict]]:  # noqa: ANN001
+def evaluate(kb, questions: list[dict]) -> tuple[dict, list[dict]]:
     """Per-configuration mean recall@5, recall@10, MRR, plus per-category recall@10."""
     configs: dict[str, list[str] | None] = {s: [s] for s in STRATEGIES}
     configs["fused (RRF)"] = None

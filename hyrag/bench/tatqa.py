@@ -192,7 +192,7 @@ def gold_operation(q: dict) -> str:
 
 
 # -- predictions -----------------------------------------------------------------------------
-def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
+def predict(engine, kb, question: str, trust: str):
     """(answer, prediction, scale): the answer's own `values` and `scale` (`hyrag.answer.values`),
     numbers written as TAT-QA's answers are (at most four decimals); an answer whose decision
     is not `answer` has no values, an abstention (None)."""
@@ -207,7 +207,7 @@ def _num_str(v: float) -> str:
     return str(int(v)) if v.is_integer() else f"{v:.4f}".rstrip("0").rstrip(".")
 
 
-def _predict_llm(kb, q: dict, args, llm) -> dict:  # noqa: ANN001
+def _predict_llm(kb, q: dict, args, llm) -> dict:
     """--llm: the same question with the LLM route on (`hyrag.llm.bench`), scored the same."""
     from hyrag.answer.engine import AnswerEngine
     from hyrag.llm.bench import audit_outcomes, with_llm
@@ -216,7 +216,7 @@ def _predict_llm(kb, q: dict, args, llm) -> dict:  # noqa: ANN001
     try:
         ans, pred, pscale = predict(AnswerEngine(with_llm(kb, llm, args)), kb, q["question"],
                                     args.trust)
-    except Exception as e:  # noqa: BLE001 - one failing question is a miss
+    except Exception as e:  # one failing question is a miss
         print(f"{q['uid']} (LLM): {type(e).__name__}: {e}", file=sys.stderr)
         ans, pred, pscale = None, None, ""
     em, f1 = score(q, pred, pscale)
@@ -229,11 +229,11 @@ def _predict_llm(kb, q: dict, args, llm) -> dict:  # noqa: ANN001
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def _program(ans) -> dict:  # noqa: ANN001 - hyrag.Answer or None
+def _program(ans) -> dict:  # hyrag.Answer or None
     return (ans.program or {}) if ans is not None else {}
 
 
-def _route(ans) -> str:  # noqa: ANN001 - hyrag.Answer or None
+def _route(ans) -> str:  # hyrag.Answer or None
     """The route written beside a prediction: the table reader's operation when a reader
     answered ("tableqa:lookup"), else the engine's route."""
     p = _program(ans)
@@ -244,7 +244,7 @@ def _route(ans) -> str:  # noqa: ANN001 - hyrag.Answer or None
     return ans.route if ans is not None else ""
 
 
-def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
+def run(args: argparse.Namespace) -> int:
     import hyrag
     from hyrag.answer.engine import AnswerEngine
     from hyrag.errors import HyragError
@@ -291,7 +291,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0912, PLR0915
                         budget -= 1
                     try:
                         ans, pred, pscale = predict(engine, kb, q["question"], args.trust)
-                    except Exception as e:  # noqa: BLE001 - one failing question is a miss
+                    except Exception as e:  # one failing question is a miss
                         print(f"{q['uid']}: {type(e).__name__}: {e}", file=sys.stderr)
                         ans, pred, pscale = None, None, ""
                     em, f1 = score(q, pred, pscale)
@@ -368,7 +368,7 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def _report(results: list[dict], elapsed: float, args, calibrate, reliability_table) -> None:  # noqa: ANN001
+def _report(results: list[dict], elapsed: float, args, calibrate, reliability_table) -> None:
     n = len(results)
     answered = [r for r in results if r["answer"]]
     print(f"TAT-QA dev, {n} questions, {len({r['doc'] for r in results})} documents, "

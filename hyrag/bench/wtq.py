@@ -74,7 +74,7 @@ def correct(pred: list[str] | None, target: list[str]) -> bool:
     return sorted(normalise(p) for p in pred) == sorted(normalise(t) for t in target)
 
 
-def predict(engine, kb, question: str, trust: str):  # noqa: ANN001, ANN201
+def predict(engine, kb, question: str, trust: str):
     """(answer, prediction): the answer's own `values` (`hyrag.answer.values`), each written
     as text; an answer with no values (abstained, or nothing to quote) predicts nothing."""
     ans = engine.ask(question, trust=trust)
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 kb = hyrag.open(Path(tmp) / "kb", settings=settings)
                 kb.ingest(root / context)
-            except Exception as e:  # noqa: BLE001 - one failing table is its questions' miss
+            except Exception as e:  # one failing table is its questions' miss
                 for n in idx:
                     answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200])
                 continue
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                     try:
                         ans, pred = predict(engine, kb, items[n]["utterance"], args.trust)
                         answered[n] = (pred, ans.decision, "")
-                    except Exception as e:  # noqa: BLE001 - one failing question is one miss
+                    except Exception as e:  # one failing question is one miss
                         answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200])
     for n, it in enumerate(items):
         target = it["targetValue"].split("|")

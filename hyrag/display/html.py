@@ -277,7 +277,7 @@ def kb_html(kb: Any) -> str:
     try:
         with kb._request("schema"):
             _kb_body(kb, parts)
-    except Exception as e:  # noqa: BLE001 - a display must never raise
+    except Exception as e:  # a display must never raise
         parts.append(f'<div class="meta">contents unavailable: {esc(e)}</div>')
     parts.append("</div>")
     return "".join(parts)
@@ -289,7 +289,7 @@ def _kb_body(kb: Any, parts: list[str]) -> None:
             "SELECT (SELECT count(*) FROM claims WHERE NOT superseded), "
             "(SELECT count(*) FROM sources WHERE status = 'current')").fetchone()
         n_claims, n_sources = info if info else (0, 0)
-    except Exception:  # noqa: BLE001 - a display must never raise
+    except Exception:  # a display must never raise
         n_claims, n_sources = None, None
     parts.append(f'<div class="meta">{_num(n_sources)} current sources · {_num(n_claims)} '
                  f"claims · embedding model {esc(_embedding_model(kb))}</div>")
@@ -299,7 +299,7 @@ def _kb_body(kb: Any, parts: list[str]) -> None:
                 if c in src.columns]
         parts.append('<section class="hyrag-sources"><h4>Sources</h4>'
                      + table_html(*_frame_rows(src[cols])) + "</section>")
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         parts.append(f'<div class="meta">sources unavailable: {esc(e)}</div>')
     try:
         tables = kb.tables()
@@ -314,17 +314,17 @@ def _kb_body(kb: Any, parts: list[str]) -> None:
                      + table_html(["table", "source", "rows", "claims", "columns (role)"], rows,
                                   numeric=[False, False, True, True, False])
                      + "</section>")
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         parts.append(f'<div class="meta">tables unavailable: {esc(e)}</div>')
 
 
 def _embedding_model(kb: Any) -> str:
     """The embedding tier and model recorded in the knowledge base (never loads a model)."""
     try:
-        from hyrag.embed import META_DIM, META_MODEL, META_TIER  # noqa: PLC0415
+        from hyrag.embed import META_DIM, META_MODEL, META_TIER
 
         tier, model, dim = (kb.store.meta(k) for k in (META_TIER, META_MODEL, META_DIM))
-    except Exception:  # noqa: BLE001 - a display must never raise
+    except Exception:  # a display must never raise
         return "unknown"
     if not tier:
         return "not yet recorded (chosen at the first index or search)"

@@ -51,7 +51,7 @@ def _ipython_png_formatter() -> None:
         fmt = ip.display_formatter.formatters["image/png"]
         if fmt.for_type(Figure) is None:
             fmt.for_type(Figure, lambda fig: png_bytes(fig, dpi=100))
-    except Exception:  # noqa: BLE001, S110 - display sugar must never break plotting
+    except Exception:  # display sugar must never break plotting
         pass
 
 

@@ -44,7 +44,7 @@ def model_files() -> tuple[Path, Path] | None:
 
 
 @lru_cache(maxsize=1)
-def _session(model: str, tokenizer: str):  # noqa: ANN202 - onnxruntime / tokenizers objects
+def _session(model: str, tokenizer: str):  # onnxruntime / tokenizers objects
     import onnxruntime as ort
     from tokenizers import Tokenizer
 

@@ -77,7 +77,7 @@ class VectorStore:
         self,
         folder: str | os.PathLike[str],
         con,
-        embedder: Embedder,  # noqa: ANN001
+        embedder: Embedder,
         backend: str = "auto",
         ann: AnnSettings | None = None,
     ) -> None:
@@ -134,11 +134,11 @@ class VectorStore:
             self._write(INDEXED_FILE, [])
 
     # -- sidecar files -----------------------------------------------------------------------
-    def _read(self, name: str, default):  # noqa: ANN001, ANN202
+    def _read(self, name: str, default):
         p = self.side / name
         return json.loads(p.read_text()) if p.exists() else default
 
-    def _write(self, name: str, obj) -> None:  # noqa: ANN001
+    def _write(self, name: str, obj) -> None:
         p = self.side / name
         tmp = p.with_suffix(".tmp")
         tmp.write_text(json.dumps(obj, sort_keys=True))

@@ -80,7 +80,7 @@ class LanceIndex(VectorIndex):
         self.refine_factor: int | None = self.ann.refine_factor or None
         self._tbl = self._open()
 
-    def _open(self):  # noqa: ANN202 - lancedb table
+    def _open(self):  # lancedb table
         try:
             return self.db.open_table(self.name)
         except (FileNotFoundError, ValueError):

@@ -26,7 +26,7 @@ def read_indexed(side: Path) -> set[str]:
     return set(json.loads(p.read_text())) if p.exists() else set()
 
 
-def pending_sources(con, side: Path) -> list[str]:  # noqa: ANN001 - a DuckDB connection
+def pending_sources(con, side: Path) -> list[str]:  # a DuckDB connection
     """Current sources whose vectors are not written yet, oldest first."""
     cur = [r[0] for r in con.execute(
         "SELECT source_id FROM sources WHERE status = 'current' ORDER BY ingested_at"

@@ -72,7 +72,7 @@ class WithLLM:
     `settings` naming the LLM steps and `llm` the client. For benchmarks that drive an
     `AnswerEngine` directly on a knowledge base opened offline."""
 
-    def __init__(self, kb, llm: LLMClient, settings: object) -> None:  # noqa: ANN001
+    def __init__(self, kb, llm: LLMClient, settings: object) -> None:
         self._kb = kb
         self.llm = llm
         self.settings = settings
@@ -81,7 +81,7 @@ class WithLLM:
         return getattr(self._kb, name)
 
 
-def with_llm(kb, llm: LLMClient, args: argparse.Namespace) -> WithLLM:  # noqa: ANN001
+def with_llm(kb, llm: LLMClient, args: argparse.Namespace) -> WithLLM:
     return WithLLM(kb, llm, llm_settings(kb.settings, args))
 
 
@@ -105,10 +105,10 @@ def step_outcomes(events: Iterable[dict]) -> Counter:
     return Counter(last.items())
 
 
-def audit_outcomes(kb, answer) -> Counter:  # noqa: ANN001
+def audit_outcomes(kb, answer) -> Counter:
     try:
         return step_outcomes(kb.audit(answer.audit_id))
-    except Exception:  # noqa: BLE001 - a report detail; never fails the benchmark
+    except Exception:  # a report detail; never fails the benchmark
         return Counter()
 
 
@@ -167,7 +167,7 @@ def tatqa_lines(results: Sequence[dict], llm: LLMClient, outcomes: Counter | Non
     "llm": answer, scale, decision, em, f1, grounded, and optionally steps — "step/how" ->
     count, see `step_outcomes` — and seconds)."""
     both = [r for r in results if isinstance(r.get("llm"), dict)]
-    L = [r["llm"] for r in both]  # noqa: N806
+    L = [r["llm"] for r in both]
 
     def block(rs: Sequence[dict]) -> tuple[str, str, str, str, str]:
         ans = [r for r in rs if r.get("answer")]

@@ -158,7 +158,7 @@ class LLMClient:
     """Chat completions (plain, JSON, tool calling) with typed errors, retries and a log."""
 
     def __init__(self, config: LLMConfig | None = None, *, http_client: object = None,
-                 sleep=time.sleep) -> None:  # noqa: ANN001
+                 sleep=time.sleep) -> None:
         self.config = config or LLMConfig.from_env()
         if not self.config.configured:
             raise LLMNotConfigured(
@@ -228,7 +228,7 @@ class LLMClient:
         return out[1]
 
     # -- internals -------------------------------------------------------------------------
-    def _with_retries(self, step: str, fn):  # noqa: ANN001, ANN202
+    def _with_retries(self, step: str, fn):
         attempts = 0
         t0 = time.perf_counter()
         wait = self.config.backoff_s

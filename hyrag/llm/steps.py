@@ -61,7 +61,7 @@ def run_step(step: str, llm_fn: Callable[[], object], offline_fn: Callable[[], o
 class LLMHypothesisGenerator:
     """`ecr.HypothesisGenerator` on the LLM; the offline generator when the model fails."""
 
-    def __init__(self, client: LLMClient, fallback=None, *, k: int = 3,  # noqa: ANN001
+    def __init__(self, client: LLMClient, fallback=None, *, k: int = 3,
                  record: Callable[[str, dict], None] | None = None) -> None:
         import ecr
 
@@ -70,11 +70,11 @@ class LLMHypothesisGenerator:
         self.k = k
         self.record = record
 
-    def generate(self, question: str, readings: Sequence) -> object:  # noqa: ANN001
+    def generate(self, question: str, readings: Sequence) -> object:
         return run_step("hypotheses", lambda: self._llm(question, readings),
                         lambda: self.fallback.generate(question, readings), self.record)
 
-    def _llm(self, question: str, readings: Sequence) -> object:  # noqa: ANN001
+    def _llm(self, question: str, readings: Sequence) -> object:
         from ecr.hypotheses import HypothesisSpace
         from ecr.records import Hypothesis
 
@@ -118,7 +118,7 @@ class LLMHypothesisGenerator:
 
 
 # -- HyDE ----------------------------------------------------------------------------------------
-def hyde_offline(parsed) -> str:  # noqa: ANN001
+def hyde_offline(parsed) -> str:
     """The hypothetical answer row from the parsed question (DESIGN.md): "<entity> <attribute>
     in <period> was"."""
     ent = " ".join(e.name for e in getattr(parsed, "entities", ()) or ())
@@ -191,7 +191,7 @@ def rerank_llm(client: LLMClient, question: str, candidates: Sequence[dict]) -> 
 
 
 # -- text-to-SQL --------------------------------------------------------------------------------
-def text2sql_llm(client: LLMClient, question: str, cat, table: str) -> str:  # noqa: ANN001
+def text2sql_llm(client: LLMClient, question: str, cat, table: str) -> str:
     """One SQL statement over `table`, its literals grounded in the column's real values; the
     caller runs it through the guard (`kb.sql`)."""
     from hyrag.answer.text2sql import ground_literals
@@ -212,7 +212,7 @@ def text2sql_llm(client: LLMClient, question: str, cat, table: str) -> str:  # n
         grounded, _ = ground_literals(sql, cat, table)
     except LLMError:
         raise
-    except Exception as e:  # noqa: BLE001 - unparsable SQL or an unknown literal
+    except Exception as e:  # unparsable SQL or an unknown literal
         raise LLMMalformed(f"text-to-SQL: {e}") from e
     return grounded
 
@@ -248,8 +248,8 @@ def extract_claims_llm(client: LLMClient, passage: str) -> list[dict]:
 _CITE = re.compile(r"\[(\d+)\]")
 
 
-def synthesize_llm(client: LLMClient, question: str, store, derivations,  # noqa: ANN001
-                   offline) -> object:  # noqa: ANN001
+def synthesize_llm(client: LLMClient, question: str, store, derivations,
+                   offline) -> object:
     """A `Draft` whose sentences the model wrote from the committed context only. Evidence,
     numbering and conflicts are the offline draft's (the same facts); a citation of a number
     that is no evidence is refused. Verification runs on it afterwards exactly as on offline."""

@@ -136,7 +136,7 @@ class LoopResult:
 
 class WarrantLoop:
     def __init__(self, client: LLMClient, gate: WarrantGate, *, call_limit: int = 8,
-                 cat=None, emit: Callable[[str, dict], None] | None = None,  # noqa: ANN001
+                 cat=None, emit: Callable[[str, dict], None] | None = None,
                  fiscal_year_start_month: int = 1, context_tokens: int = 4096,
                  max_tokens: int = 512) -> None:
         self.client = client

@@ -131,7 +131,7 @@ class Grant:
 
 
 class Enforcer:
-    def __init__(self, store, policy: Policy | None, subject: str | None = None,  # noqa: ANN001
+    def __init__(self, store, policy: Policy | None, subject: str | None = None,
                  attestation: str | None = None) -> None:
         self.store = store
         self.policy = policy

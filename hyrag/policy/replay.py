@@ -23,7 +23,7 @@ from typing import Any
 METADATA_EVENTS = frozenset({"policy.verdict", "policy.scope", "policy.step_up", "parse", "route"})
 
 
-def redact_replay(events: list[dict], grant: Any) -> list[dict]:  # noqa: ANN401 - Grant
+def redact_replay(events: list[dict], grant: Any) -> list[dict]:  # Grant
     """`events` as `hyrag.answer.audit.replay` returns them, for the reader of `grant`."""
     if grant.unrestricted:
         return events

@@ -105,7 +105,7 @@ SELECT item_id, attribute, value_text, value_num, unit, scale, value_base, time_
     return out
 
 
-def crossing_links(con, allowed_sources: Iterable[str]) -> bool:  # noqa: ANN001
+def crossing_links(con, allowed_sources: Iterable[str]) -> bool:
     """Does any supports/contradicts link join a visible claim to a hidden one?"""
     ids = sorted(set(allowed_sources))
     inlist = "(" + ", ".join(_lit(i) for i in ids) + ")" if ids else "(NULL)"
@@ -135,22 +135,22 @@ class GovernedCursor:
 
     __slots__ = ("_lock", "_owner", "_raw", "_reusable")
 
-    def __init__(self, owner: GovernedConnection, raw) -> None:  # noqa: ANN001
+    def __init__(self, owner: GovernedConnection, raw) -> None:
         self._owner, self._raw = owner, raw
         self._reusable = True
         self._lock = threading.Lock()
 
-    def _cur(self):  # noqa: ANN202
+    def _cur(self):
         raw = self._raw
         if raw is None:
             raise RuntimeError("this cursor was closed")
         return raw
 
-    def execute(self, *args, **kw) -> GovernedCursor:  # noqa: ANN002, ANN003
+    def execute(self, *args, **kw) -> GovernedCursor:
         self._cur().execute(*args, **kw)
         return self
 
-    def executemany(self, *args, **kw) -> GovernedCursor:  # noqa: ANN002, ANN003
+    def executemany(self, *args, **kw) -> GovernedCursor:
         self._cur().executemany(*args, **kw)
         return self
 
@@ -174,7 +174,7 @@ class GovernedCursor:
             if raw is not None and (self._reusable or close):
                 self._owner._release(raw, self._reusable)
 
-    def __getattr__(self, name: str):  # noqa: ANN204
+    def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
         attr = getattr(self._cur(), name)
@@ -196,21 +196,21 @@ class GovernedConnection:
     read. A pool belongs to one (subject's allowed sources, store version): see
     `governed_store`."""
 
-    def __init__(self, con, ddl: list[str]) -> None:  # noqa: ANN001
+    def __init__(self, con, ddl: list[str]) -> None:
         self._con = con
         self._ddl = ddl
         self._idle: list = []
         self._lock = threading.Lock()
         self.created = 0  # cursors that ran the view DDL (for tests and the benchmark)
 
-    def _fresh(self):  # noqa: ANN202
+    def _fresh(self):
         cur = self._con.cursor()
         for stmt in self._ddl:
             cur.execute(stmt)
         self.created += 1
         return cur
 
-    def _release(self, raw, reusable: bool) -> None:  # noqa: ANN001
+    def _release(self, raw, reusable: bool) -> None:
         if reusable:
             with self._lock:
                 if len(self._idle) < POOL_SIZE:
@@ -224,10 +224,10 @@ class GovernedConnection:
             raw = self._idle.pop() if self._idle else None
         return GovernedCursor(self, raw if raw is not None else self._fresh())
 
-    def execute(self, *args, **kw) -> GovernedCursor:  # noqa: ANN002, ANN003
+    def execute(self, *args, **kw) -> GovernedCursor:
         return self.cursor().execute(*args, **kw)
 
-    def sql(self, *args, **kw):  # noqa: ANN002, ANN003, ANN201
+    def sql(self, *args, **kw):
         return self.cursor().sql(*args, **kw)
 
     def close(self) -> None:
@@ -238,7 +238,7 @@ class GovernedConnection:
                 raw.close()
 
 
-def store_version(con) -> tuple:  # noqa: ANN001
+def store_version(con) -> tuple:
     """Changes whenever what a view shows can change: a source added or superseded, a typed
     table replaced, a link written (links and counters change only inside an ingest)."""
     return tuple(con.execute(
@@ -251,7 +251,7 @@ class GovernedStore:
     """The read side of a `Store` for one grant: same folder (plus a digest of the allowed
     sources, so per-folder caches never mix two subjects), governed connection."""
 
-    def __init__(self, store, allowed_sources: frozenset[str],  # noqa: ANN001
+    def __init__(self, store, allowed_sources: frozenset[str],
                  allowed_tables: frozenset[str] = frozenset(), *,
                  version: tuple | None = None) -> None:
         self._store = store
@@ -281,7 +281,7 @@ class GovernedStore:
 CACHE_SIZE = 8
 
 
-def governed_store(store, allowed_sources: frozenset[str],  # noqa: ANN001
+def governed_store(store, allowed_sources: frozenset[str],
                    allowed_tables: frozenset[str] = frozenset()) -> GovernedStore:
     """The subject's view of `store`, built once per (allowed sources, allowed tables, store
     version) and shared by every request with that signature: the views, the crossing-links

@@ -209,7 +209,7 @@ _SQL_NAMES = {"ids": "claim_id", "source_ids": "source_id", "item_ids": "item_id
               "locators": "locator", "time_keys": "time_key", "roles": "role"}
 
 
-def generation(con) -> tuple:  # noqa: ANN001 - duckdb connection or cursor
+def generation(con) -> tuple:  # duckdb connection or cursor
     """Changes whenever a source is added or superseded or a link (and so a counter) is
     written."""
     row = con.execute(
@@ -222,7 +222,7 @@ def generation(con) -> tuple:  # noqa: ANN001 - duckdb connection or cursor
     return (*row, links[0])
 
 
-def load_catalog(con) -> ClaimCatalog:  # noqa: ANN001
+def load_catalog(con) -> ClaimCatalog:
     """Read the current claims from the store (the build; `from_arrays` is the saved path)."""
     gen = generation(con)
     tbl = con.sql(_SQL.format(sup=CONF_SUPPORT, con=CONF_CONTRADICT)).to_arrow_table()

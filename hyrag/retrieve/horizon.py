@@ -44,7 +44,7 @@ class Horizon:
         self,
         store,
         folder: str | os.PathLike[str],
-        settings: object | None = None,  # noqa: ANN001
+        settings: object | None = None,
         *,
         backend: str = "auto",
         embedder: Embedder | None = None,
@@ -63,7 +63,7 @@ class Horizon:
         self._sync_failed = True  # a source failed to index then (or no sync yet): sync again
 
     @property
-    def con(self):  # noqa: ANN201
+    def con(self):
         return self.store.con
 
     @property
@@ -84,7 +84,7 @@ class Horizon:
             )
         return self._vectors
 
-    def sync(self, progress=None) -> SyncReport:  # noqa: ANN001 - builder.Progress
+    def sync(self, progress=None) -> SyncReport:  # builder.Progress
         """Bring the vectors in step with DuckDB (new sources in, superseded ones out);
         `progress` as `VectorStore.sync` takes it."""
         if getattr(self.store, "read_only", False):

@@ -88,7 +88,7 @@ class QueryResult:
             "truncated": self.truncated,
         }
 
-    def to_frame(self):  # noqa: ANN201 - pandas.DataFrame, imported lazily
+    def to_frame(self):  # pandas.DataFrame, imported lazily
         """The rows as a pandas DataFrame (duplicate column names suffixed as in `to_dict`);
         `truncated` and `elapsed_ms` stay on this object."""
         import pandas as pd
@@ -263,7 +263,7 @@ def run_query(
             cursor.execute(guarded.sql)
             box["description"] = cursor.description or []
             box["rows"] = cursor.fetchmany(row_cap + 1)
-        except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+        except BaseException as e:  # handed to the caller's thread
             box["error"] = e
         finally:
             with contextlib.suppress(duckdb.Error, RuntimeError):

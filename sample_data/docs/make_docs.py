@@ -644,7 +644,7 @@ def annual_report_xlsx(path_summary: Path, path_segments: Path) -> None:
         _freeze_zip(path, fixed)
 
 
-def _freeze_zip(path: Path, when) -> None:  # noqa: ANN001 - datetime
+def _freeze_zip(path: Path, when) -> None:  # datetime
     """openpyxl stamps the zip entries (and core.xml) with the time of writing; rewrite them
     with a fixed time so a re-run gives the same bytes (CONTRACT.md: ids follow the bytes)."""
     import io

@@ -32,7 +32,7 @@ def akb(answer_kb_dir: Path):
 
 def statement_kb(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]],
                  title: str | None, name: str,
-                 columns: tuple[str, ...] | list[str] = ("item", "2019", "2018", "2017")):  # noqa: ANN201
+                 columns: tuple[str, ...] | list[str] = ("item", "2019", "2018", "2017")):
     """A knowledge base of one table (a DataFrame, with a caption unless `title` is None), as
     the table readers' tests build it: rows of (label, amounts per period or column)."""
     df = pd.DataFrame(rows, columns=list(columns))
@@ -43,7 +43,7 @@ def statement_kb(tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]]
     return k
 
 
-def ask_with_table_answer(kb, q: str):  # noqa: ANN001, ANN201
+def ask_with_table_answer(kb, q: str):
     """(the engine's answer, the table reader's own reading of it) for one question."""
     from hyrag.answer.engine import AnswerEngine
 

@@ -23,7 +23,7 @@ def kb(tmp_path: Path):
     k.close()
 
 
-def test_difference_between_two_items_is_first_named_minus_second(kb) -> None:  # noqa: ANN001
+def test_difference_between_two_items_is_first_named_minus_second(kb) -> None:
     df = pd.DataFrame([["Purchased technology", "4.2", "$232"],
                        ["Customer relationships", "7.0", "90"],
                        ["Trademarks and tradenames", "5.0", "25"]],
@@ -39,7 +39,7 @@ def test_difference_between_two_items_is_first_named_minus_second(kb) -> None:  
     assert b.decision == "answer" and b.derivations[-1]["result"] == -207
 
 
-def test_one_cell_standing_for_both_figures_is_no_difference(kb) -> None:  # noqa: ANN001
+def test_one_cell_standing_for_both_figures_is_no_difference(kb) -> None:
     df = pd.DataFrame([["Net receivables", "23,524", "4,055"], ["Allowance", "(120)", "(40)"]],
                       columns=["item", "Current $'000", "Non-current $'000"])
     kb.ingest(df, name="receivables")
@@ -55,7 +55,7 @@ MORTALITY = [["", "2019", "", "2018", ""], ["", "Men", "Women", "Men", "Women"],
              ["Member aged 45 (life expectancy at age 65)", "88.5", "90.7", "89.0", "91.1"]]
 
 
-def test_a_change_is_not_answered_by_the_lookup_a_retry_asks(kb) -> None:  # noqa: ANN001
+def test_a_change_is_not_answered_by_the_lookup_a_retry_asks(kb) -> None:
     ingest_grid(kb, MORTALITY, "mortality")
     for q in ("What was the change in the average life expectancy for a male member aged 65 "
               "in 2019 from 2018?",
@@ -89,7 +89,7 @@ def test_increased_by_is_a_change_not_a_lookup() -> None:
     assert read.operation("What was the revenue in 2019?", "Revenue", 1) == "lookup"
 
 
-def test_growth_is_of_one_line_item(kb) -> None:  # noqa: ANN001
+def test_growth_is_of_one_line_item(kb) -> None:
     grid = [["($ in millions)", "", "", ""],
             ["Reporting Segment", "Fiscal 2019 Net Sales", "Fiscal 2018 Net Sales",
              "% Inc (Dec)"],
@@ -106,7 +106,7 @@ def test_growth_is_of_one_line_item(kb) -> None:  # noqa: ANN001
     assert a.decision != "answer" or "10.75" not in a.text
 
 
-def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:  # noqa: ANN001
+def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:
     years = ["Year Ended December 31,"] * 3
     grid = [["", *years], ["", "2019", "2018", "2017"],
             ["", *["(As percentage of net revenues)"] * 3],
@@ -117,7 +117,7 @@ def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:  # noqa:
     assert a.decision != "answer" or "67" in a.text  # not 2017's 66%
 
 
-def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:  # noqa: ANN001
+def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:
     from hyrag.answer import tableqa
 
     grid = [["", "Year Ended December 31,", ""], ["", "2019", "2018"],
@@ -131,7 +131,7 @@ def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:  # noqa: ANN
     assert r is not None and r.answer == -7125
 
 
-def test_the_greater_of_negative_figures_is_ambiguous(kb) -> None:  # noqa: ANN001
+def test_the_greater_of_negative_figures_is_ambiguous(kb) -> None:
     from hyrag.answer import tableqa
 
     grid = [["£m", "2019", "2018"], ["At 1 January", "65.6", "64.8"],

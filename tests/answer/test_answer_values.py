@@ -53,14 +53,14 @@ def report_kb(tmp_path_factory: pytest.TempPathFactory):
     kb.close()
 
 
-def test_lookup_answers_with_the_cell_number_and_its_scale(sales_kb) -> None:  # noqa: ANN001
+def test_lookup_answers_with_the_cell_number_and_its_scale(sales_kb) -> None:
     a = sales_kb.ask("What was the revenue of North in 2024?")
     assert a.decision == "answer"
     assert a.values == (150.0,) and a.scale == "thousand"
     assert a.program is None  # a claim read as it stands: no program produced it
 
 
-def test_difference_between_two_years_is_in_its_operands_scale(sales_kb) -> None:  # noqa: ANN001
+def test_difference_between_two_years_is_in_its_operands_scale(sales_kb) -> None:
     a = sales_kb.ask("What was the difference in revenue of North between 2024 and 2023?")
     assert a.decision == "answer"
     assert a.values == (30.0,) and a.scale == "thousand"
@@ -72,21 +72,21 @@ def test_difference_between_two_years_is_in_its_operands_scale(sales_kb) -> None
     assert len(p["operands"]) == 2 and set(p["operands"]) <= ids
 
 
-def test_growth_rate_is_a_percent(sales_kb) -> None:  # noqa: ANN001
+def test_growth_rate_is_a_percent(sales_kb) -> None:
     a = sales_kb.ask("What was the growth rate of revenue of North from 2023 to 2024?")
     assert a.decision == "answer"
     assert a.values == (25.0,) and a.scale == "percent"
     assert a.program["operation"] == "growth"
 
 
-def test_ranking_answers_with_the_row_ranked_first(sales_kb) -> None:  # noqa: ANN001
+def test_ranking_answers_with_the_row_ranked_first(sales_kb) -> None:
     a = sales_kb.ask("Which region had the highest revenue in 2024?")
     assert a.decision == "answer"
     assert a.values == ("North",)
     assert a.program["kind"] == "sql" and "ORDER BY" in a.program["sql"]
 
 
-def test_table_reader_change_between_years(report_kb) -> None:  # noqa: ANN001
+def test_table_reader_change_between_years(report_kb) -> None:
     a = report_kb.ask("What was the change in revenue from 2023 to 2024?")
     assert a.decision == "answer"
     assert a.values == (150.5,) and a.scale == "million"
@@ -94,19 +94,19 @@ def test_table_reader_change_between_years(report_kb) -> None:  # noqa: ANN001
     assert len(a.program["operands"]) == 2
 
 
-def test_table_reader_percentage_change_is_a_percent(report_kb) -> None:  # noqa: ANN001
+def test_table_reader_percentage_change_is_a_percent(report_kb) -> None:
     a = report_kb.ask("What was the percentage change in revenue from 2023 to 2024?")
     assert a.decision == "answer"
     assert a.values == (13.68,) and a.scale == "percent"
 
 
-def test_a_percent_cell_is_quoted_as_displayed(report_kb) -> None:  # noqa: ANN001
+def test_a_percent_cell_is_quoted_as_displayed(report_kb) -> None:
     a = report_kb.ask("What was the gross margin in 2024?")
     assert a.decision == "answer"
     assert a.values == ("42.5%",) and a.scale == ""
 
 
-def test_abstention_has_no_values(report_kb) -> None:  # noqa: ANN001
+def test_abstention_has_no_values(report_kb) -> None:
     a = report_kb.ask("What was the number of employees in 2024?")
     assert a.decision != "answer"
     assert a.values == () and a.scale == ""

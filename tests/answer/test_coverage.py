@@ -25,7 +25,7 @@ def test_words_the_evidence_names_are_explained() -> None:
     "in 2024?",
     "What was Kestrel Dynamics revenue from defence helicopter avionics retrofits in 2024?",
 ])
-def test_a_narrower_question_than_the_evidence_abstains(akb, question) -> None:  # noqa: ANN001
+def test_a_narrower_question_than_the_evidence_abstains(akb, question) -> None:
     broad = akb.ask(question.split(" in its ")[0].split(" from ")[0] + " in 2024?")
     assert broad.decision == "answer"
     a = akb.ask(question)
@@ -33,7 +33,7 @@ def test_a_narrower_question_than_the_evidence_abstains(akb, question) -> None: 
     assert "does not speak to" in a.brief
 
 
-def test_the_allowance_is_a_setting(akb) -> None:  # noqa: ANN001
+def test_the_allowance_is_a_setting(akb) -> None:
     from dataclasses import replace
 
     from hyrag.answer.engine import AnswerEngine
@@ -53,13 +53,13 @@ def test_the_allowance_is_a_setting(akb) -> None:  # noqa: ANN001
     # one figure found for a ratio of two: it answers a different question
     "What was the ratio of Riverside Clinic physicians to registered nurses in 2024?",
 ])
-def test_a_combination_not_computed_abstains(akb, question) -> None:  # noqa: ANN001
+def test_a_combination_not_computed_abstains(akb, question) -> None:
     a = akb.ask(question)
     assert a.decision == "abstain"
     assert "does not compute it" in a.brief
 
 
-def test_a_stored_ratio_still_answers(akb) -> None:  # noqa: ANN001
+def test_a_stored_ratio_still_answers(akb) -> None:
     a = akb.ask("What is the student-to-faculty ratio of Crestwood College?")
     assert a.decision == "answer" and "13" in a.text
 
@@ -73,7 +73,7 @@ def test_a_stored_ratio_still_answers(akb) -> None:  # noqa: ANN001
     ("What was the increase in interest income in 2019?", False),
     ("How much did revenue increase in 2019?", False),
 ])
-def test_questions_asking_for_words_not_figures(question, explains) -> None:  # noqa: ANN001
+def test_questions_asking_for_words_not_figures(question, explains) -> None:
     """An explanation question is not answered with a figure (the offline engine abstains;
     the passage itself would answer it)."""
     from hyrag.answer.guards import asks_for_explanation
@@ -81,7 +81,7 @@ def test_questions_asking_for_words_not_figures(question, explains) -> None:  # 
     assert asks_for_explanation(question) is explains
 
 
-def test_which_row_is_not_answered_by_the_extreme_value_alone(tmp_path) -> None:  # noqa: ANN001
+def test_which_row_is_not_answered_by_the_extreme_value_alone(tmp_path) -> None:
     """"Which locomotive weighs the least?" asks for a row's name: the smallest weight alone
     (an aggregate over the column, no row named) is no answer to it; asked for the weight, it
     is."""
@@ -98,7 +98,7 @@ def test_which_row_is_not_answered_by_the_extreme_value_alone(tmp_path) -> None:
         assert kb.ask("What is the smallest weight?").decision == "answer"
 
 
-def test_a_name_asked_for_is_not_answered_with_a_figure(tmp_path) -> None:  # noqa: ANN001
+def test_a_name_asked_for_is_not_answered_with_a_figure(tmp_path) -> None:
     """"What is the symbol of the common stock?" asks for a name; the closing price quoted
     beside it in the same passage is a figure, not the symbol, so the engine does not answer
     with it. Asked for the price, it does."""

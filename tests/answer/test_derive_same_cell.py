@@ -27,7 +27,7 @@ def _derive(cells: list[tuple[str, float]]) -> list:
         store.commit(_fact(cid, req.rid, v))
         verdicts.append(Verdict(req, "direct", (cid,)))
     parsed = ParsedQuestion("q", (), operation="difference")
-    return AnswerEngine._derive(None, parsed, verdicts, store, {})  # noqa: SLF001
+    return AnswerEngine._derive(None, parsed, verdicts, store, {})
 
 
 def test_one_cell_for_two_requirements_is_no_difference() -> None:

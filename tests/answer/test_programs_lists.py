@@ -41,25 +41,25 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="module")
-def tabs(kb):  # noqa: ANN001, ANN201
+def tabs(kb):
     return tables(kb.store.con)
 
 
 @pytest.fixture(scope="module")
-def ti(tabs):  # noqa: ANN001, ANN201
+def ti(tabs):
     (only,) = tabs.values()
     return only
 
 
-def col(ti, header: str) -> int:  # noqa: ANN001
+def col(ti, header: str) -> int:
     return next(j for j, c in enumerate(ti.model.columns) if c.path[-1] == header)
 
 
-def row(ti, text: str) -> int:  # noqa: ANN001
+def row(ti, text: str) -> int:
     return next(i for (i, _j) in ti.values[text.lower()])
 
 
-def column_cells(ti, header: str) -> tuple[Cell, ...]:  # noqa: ANN001
+def column_cells(ti, header: str) -> tuple[Cell, ...]:
     j = col(ti, header)
     return tuple(Cell(ti.model.name, i, j) for i in range(len(ti.model.rows))
                  if (i, j) in ti.cell_pos)
@@ -86,13 +86,13 @@ def test_same_text_ignores_case_accents_and_articles() -> None:
     assert not same_text("Lakeside", "Lakeside East")
 
 
-def test_execute_count_where_equal(ti, tabs) -> None:  # noqa: ANN001
+def test_execute_count_where_equal(ti, tabs) -> None:
     r = run(Program("count", column_cells(ti, "Club"), "=lakeside"), tabs)
     assert r.values == (2.0,)
     assert {c.text for c in r.cells} == {"Lakeside"}
 
 
-def test_execute_argmax_reports_another_column(ti, tabs) -> None:  # noqa: ANN001
+def test_execute_argmax_reports_another_column(ti, tabs) -> None:
     wins = column_cells(ti, "Wins")
     r = run(Program("argmax", wins, report=col(ti, "Skater")), tabs)
     assert r.answer == ("Alma Torvik",)
@@ -104,28 +104,28 @@ def test_execute_argmax_reports_another_column(ti, tabs) -> None:  # noqa: ANN00
     assert r.answer == ("Fjord SC",)
 
 
-def test_execute_figures_in_a_year_column_are_numbers(ti, tabs) -> None:  # noqa: ANN001
+def test_execute_figures_in_a_year_column_are_numbers(ti, tabs) -> None:
     name, d = ti.model.name, col(ti, "Debut")
     a, b = Cell(name, row(ti, "Dario Kent"), d), Cell(name, row(ti, "Bram Ostler"), d)
     assert run(Program("difference", (a, b)), tabs).values == (8.0,)
 
 
-def test_execute_report_of_a_missing_cell_is_an_error(ti, tabs) -> None:  # noqa: ANN001
+def test_execute_report_of_a_missing_cell_is_an_error(ti, tabs) -> None:
     with pytest.raises(ExecutionError):
         run(Program("argmax", column_cells(ti, "Wins"), report=99), tabs)
 
 
-def test_cell_values_are_linked(ti) -> None:  # noqa: ANN001
+def test_cell_values_are_linked(ti) -> None:
     links = link_cells(Question.of("How many skaters skate for Lakeside?"), ti)
     assert links and links[0].text == "lakeside" and links[0].exact
     assert len({i for i, _ in links[0].cells}) == 2
 
 
-def _programs(ti, question: str) -> set[str]:  # noqa: ANN001
+def _programs(ti, question: str) -> set[str]:
     return {str(c.program) for c in enumerate_programs(Question.of(question), ti)}
 
 
-def test_enumeration_offers_the_list_programs(ti) -> None:  # noqa: ANN001
+def test_enumeration_offers_the_list_programs(ti) -> None:
     name = ti.model.name
     club, skater = col(ti, "Club"), col(ti, "Skater")
     count = Program("count", column_cells(ti, "Club"), "=lakeside")
@@ -140,12 +140,12 @@ def test_enumeration_offers_the_list_programs(ti) -> None:  # noqa: ANN001
     assert str(debut) in _programs(ti, "What year did Cleo Marchetti debut?")
 
 
-def test_candidates_stay_bounded(ti) -> None:  # noqa: ANN001
+def test_candidates_stay_bounded(ti) -> None:
     q = "What is the difference in wins between Alma Torvik, Bram Ostler and Dario Kent?"
     assert len(enumerate_programs(Question.of(q), ti)) < 600
 
 
-def test_route_commits_a_count(kb, tmp_path: Path) -> None:  # noqa: ANN001
+def test_route_commits_a_count(kb, tmp_path: Path) -> None:
     weights = tmp_path / "w.json"
     Model({"op=count/equal/count": 5.0, "arg:val_exact": 2.0}, 0.0, {}).save(weights)
     found = route.answer("How many skaters skate for Lakeside?", kb.store.con,
@@ -156,7 +156,7 @@ def test_route_commits_a_count(kb, tmp_path: Path) -> None:  # noqa: ANN001
     assert found.program["program"]["where"] == "=lakeside"
 
 
-def test_route_commits_an_argmax_reporting_a_name(kb, tmp_path: Path) -> None:  # noqa: ANN001
+def test_route_commits_an_argmax_reporting_a_name(kb, tmp_path: Path) -> None:
     weights = tmp_path / "w.json"
     Model({"op=argmax/plain/rows": 5.0, "arg:col_cov": 3.0, "arg:x_col_cov": 3.0,
            "arg:role=categorical": 1.0, "arg:role=text": 1.0, "arg:role=id": 1.0}, 0.0,

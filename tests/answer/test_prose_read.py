@@ -62,39 +62,39 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def read(kb, q: str):  # noqa: ANN001, ANN201
+def read(kb, q: str):
     r = prose_read.resolve(q, kb.store.con)
     return None if r is None else (r.answer, r.scale)
 
 
 # -- amounts a sentence states ---------------------------------------------------------------
-def test_amount_in_its_sentence_form(kb) -> None:  # noqa: ANN001
+def test_amount_in_its_sentence_form(kb) -> None:
     assert read(kb, "What was the hosting related costs in 2018?") == ("$4.2 million", "")
 
 
-def test_respectively_pairs_amounts_with_periods_in_order(kb) -> None:  # noqa: ANN001
+def test_respectively_pairs_amounts_with_periods_in_order(kb) -> None:
     assert read(kb, "What was the depreciation expense in 2018?") == ("$6.4 million", "")
     assert read(kb, "What was the depreciation expense in 2017?") == ("$5.9 million", "")
 
 
-def test_several_periods_respectively_is_a_multi_span(kb) -> None:  # noqa: ANN001
+def test_several_periods_respectively_is_a_multi_span(kb) -> None:
     assert read(kb, "What was the depreciation expense in 2019 and 2018 respectively?") == (
         ["$7.1 million", "$6.4 million"], "")
 
 
-def test_bracketed_comparative_is_the_prior_period(kb) -> None:  # noqa: ANN001
+def test_bracketed_comparative_is_the_prior_period(kb) -> None:
     assert read(kb, "What was the maximum exposure to credit risk at 31 March 2018?") == (
         "£38.0m", "")
     assert read(kb, "What was the maximum exposure to credit risk at 31 March 2019?") == (
         "£41.3m", "")
 
 
-def test_count_drops_its_noun_and_picks_the_period(kb) -> None:  # noqa: ANN001
+def test_count_drops_its_noun_and_picks_the_period(kb) -> None:
     q = "How many employees were in the field service workforce at June 30, 2019?"
     assert read(kb, q) == ("1,325", "")
 
 
-def test_a_stated_change_answers_a_change_question(kb) -> None:  # noqa: ANN001
+def test_a_stated_change_answers_a_change_question(kb) -> None:
     q = "What was the increase in cash provided by operating activities in 2019?"
     assert read(kb, q) == ("$118 million", "")
     # a change stated "from 2018 to 2019" is that span's change, not its component's
@@ -102,37 +102,37 @@ def test_a_stated_change_answers_a_change_question(kb) -> None:  # noqa: ANN001
         "$2.6 million", "")
 
 
-def test_a_part_answers_only_a_question_naming_it(kb) -> None:  # noqa: ANN001
+def test_a_part_answers_only_a_question_naming_it(kb) -> None:
     assert read(kb, "What was the amortization expense in 2019?") == ("$8,410", "")
     q = "What was the amortization expense related to acquired customer lists in 2018?"
     assert read(kb, q) == ("$1,870", "")
 
 
-def test_a_word_only_another_amount_carries_rules_out_the_nearer_one(kb) -> None:  # noqa: ANN001
+def test_a_word_only_another_amount_carries_rules_out_the_nearer_one(kb) -> None:
     q = "What was the reserve against Canadian receivables at December 31, 2019?"
     assert read(kb, q) == ("$44.2 million", "")
     q = "What was the reserve against certain of its Mexican receivables at December 31, 2019?"
     assert read(kb, q) == ("$12.8 million", "")
 
 
-def test_how_many_million_asks_for_an_amount(kb) -> None:  # noqa: ANN001
+def test_how_many_million_asks_for_an_amount(kb) -> None:
     q = "How many million of trade receivables were sold without recourse in 2019?"
     assert read(kb, q) == ("$75 million", "")
 
 
-def test_a_duration_answers_only_a_duration_question(kb) -> None:  # noqa: ANN001
+def test_a_duration_answers_only_a_duration_question(kb) -> None:
     q = "Within how many days did travel claims have to be filed in 2024?"
     assert read(kb, q) == ("45 days", "")
     assert read(kb, "What was the travel claims amount in 2024?") is None
 
 
-def test_a_duration_keeps_its_unit(kb) -> None:  # noqa: ANN001
+def test_a_duration_keeps_its_unit(kb) -> None:
     q = "What was the weighted-average remaining lease term of the office leases in 2019?"
     assert read(kb, q) == ("6.5 years", "")
 
 
 # -- arithmetic over stated amounts ----------------------------------------------------------
-def test_average_and_percentage_change_through_derivations(kb) -> None:  # noqa: ANN001
+def test_average_and_percentage_change_through_derivations(kb) -> None:
     r = prose_read.resolve("What was the average depreciation expense in 2018 and 2019?",
                            kb.store.con)
     assert r is not None and (r.answer, r.scale) == (6.75, "million")
@@ -143,12 +143,12 @@ def test_average_and_percentage_change_through_derivations(kb) -> None:  # noqa:
     assert [o.value for o in r.derivations[0].operands] == [6.4, 7.1]
 
 
-def test_an_aside_of_another_kind_does_not_hide_the_period(kb) -> None:  # noqa: ANN001
+def test_an_aside_of_another_kind_does_not_hide_the_period(kb) -> None:
     assert read(kb, "What is the average Northwind bonds for 2018 and 2019?") == (39.0,
                                                                                  "million")
 
 
-def test_lists_joined_by_and_each_own_their_predicate(kb) -> None:  # noqa: ANN001
+def test_lists_joined_by_and_each_own_their_predicate(kb) -> None:
     q = "What is the total amount reported as long-term deferred revenue in 2018 and 2019?"
     assert read(kb, q) == (3.6, "billion")
 
@@ -170,12 +170,12 @@ def test_lists_joined_by_and_each_own_their_predicate(kb) -> None:  # noqa: ANN0
     "What was the standard rate of corporation tax in the United Kingdom?",
     "What was the increase in cash provided by operating activities?",
 ])
-def test_abstains_when_the_prose_does_not_say(kb, q: str) -> None:  # noqa: ANN001
+def test_abstains_when_the_prose_does_not_say(kb, q: str) -> None:
     assert read(kb, q) is None
 
 
 # -- through the engine: the same Answer, audit and verification as a table answer -----------
-def test_engine_answers_from_prose_and_verifies(kb) -> None:  # noqa: ANN001
+def test_engine_answers_from_prose_and_verifies(kb) -> None:
     eng = AnswerEngine(kb)
     a = eng.ask("What was the hosting related costs in 2018?")
     assert a.decision == "answer", a.text
@@ -187,7 +187,7 @@ def test_engine_answers_from_prose_and_verifies(kb) -> None:  # noqa: ANN001
     assert a.derivations and a.derivations[0]["result"] == 6.75
 
 
-def test_prose_does_not_replace_a_direct_table_answer(tmp_path) -> None:  # noqa: ANN001
+def test_prose_does_not_replace_a_direct_table_answer(tmp_path) -> None:
     k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
     try:
         df = pd.DataFrame({"region": ["North", "South", "North", "South"],
@@ -229,7 +229,7 @@ def test_periods_respectively_brackets_and_neighbours() -> None:
 
 
 # -- a table that states the figure more precisely -------------------------------------------
-def test_declines_a_rounded_restatement_of_a_table_figure(tmp_path) -> None:  # noqa: ANN001
+def test_declines_a_rounded_restatement_of_a_table_figure(tmp_path) -> None:
     k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
     try:
         df = pd.DataFrame([["Hosting fees", "4,215", "3,980"]], columns=["item", "2018", "2017"])

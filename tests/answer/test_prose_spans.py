@@ -48,12 +48,12 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def read(kb, q: str):  # noqa: ANN001, ANN201
+def read(kb, q: str):
     r = prose_spans.resolve(q, kb.store.con)
     return None if r is None else r.answer
 
 
-def test_a_definition_is_the_clause_after_the_verb(kb) -> None:  # noqa: ANN001
+def test_a_definition_is_the_clause_after_the_verb(kb) -> None:
     assert read(kb, "What does order intake represent?") == (
         "commitments from customers to purchase goods that will result in recognised revenue")
     assert read(kb, "What does working capital consist of?") == (
@@ -62,32 +62,32 @@ def test_a_definition_is_the_clause_after_the_verb(kb) -> None:  # noqa: ANN001
         "building and office equipment lease obligations")
 
 
-def test_how_is_it_calculated_cut_where_another_clause_starts(kb) -> None:  # noqa: ANN001
+def test_how_is_it_calculated_cut_where_another_clause_starts(kb) -> None:
     assert read(kb, "How is Adjusted EBITDA calculated?") == (
         "by adding back depreciation and amortisation to operating profit")
 
 
-def test_a_leading_our_is_the_reports_voice(kb) -> None:  # noqa: ANN001
+def test_a_leading_our_is_the_reports_voice(kb) -> None:
     assert read(kb, "What did infrastructure platforms consist of?") == (
         "core networking products")
 
 
-def test_the_subject_may_carry_the_date_the_question_names(kb) -> None:  # noqa: ANN001
+def test_the_subject_may_carry_the_date_the_question_names(kb) -> None:
     assert read(kb, "What did total lease liabilities as of 2020 exclude?") == (
         "lease payments for leases signed but not yet commenced of $361 million")
     assert read(kb, "What did total lease liabilities as of 2019 exclude?") is None
 
 
-def test_a_qualified_verb_or_a_breakdown_of_figures_is_not_quoted(kb) -> None:  # noqa: ANN001
+def test_a_qualified_verb_or_a_breakdown_of_figures_is_not_quoted(kb) -> None:
     assert read(kb, "What does services revenue comprise of?") is None
     assert read(kb, "What does investment in associates comprise of?") is None
 
 
-def test_two_sentences_that_disagree_are_an_ambiguity(kb) -> None:  # noqa: ANN001
+def test_two_sentences_that_disagree_are_an_ambiguity(kb) -> None:
     assert read(kb, "What does goodwill represent?") is None
 
 
-def test_the_term_must_be_the_sentences_subject(kb) -> None:  # noqa: ANN001
+def test_the_term_must_be_the_sentences_subject(kb) -> None:
     assert read(kb, "What does the average selling price represent?") is None
     assert read(kb, "What does the unit price represent?") is None  # "which represents"
     # the clause after "while" speaks of tax fees, not of audit fees
@@ -95,18 +95,18 @@ def test_the_term_must_be_the_sentences_subject(kb) -> None:  # noqa: ANN001
     assert read(kb, "What do tax fees include?") is None
 
 
-def test_a_negation_is_quoted_with_its_clause(kb) -> None:  # noqa: ANN001
+def test_a_negation_is_quoted_with_its_clause(kb) -> None:
     assert read(kb, "What do purchase obligations represent?") == (
         "open purchase orders for which we have not received the goods")
     assert read(kb, "What does deferred revenue include?") is None
 
 
-def test_other_questions_are_not_read(kb) -> None:  # noqa: ANN001
+def test_other_questions_are_not_read(kb) -> None:
     assert read(kb, "What was the order intake in 2019?") is None
     assert read(kb, "Why did order intake increase?") is None
 
 
-def test_the_engine_answers_with_the_span_and_cites_the_sentence(kb) -> None:  # noqa: ANN001
+def test_the_engine_answers_with_the_span_and_cites_the_sentence(kb) -> None:
     ans = AnswerEngine(kb).ask("What does working capital consist of?")
     assert ans.decision == "answer"
     assert "current assets less current liabilities" in ans.text

@@ -19,29 +19,29 @@ STATEMENT = [["Revenue", "1,200", "1,000"], ["Cost of sales", "700", "650"],
              ["Operating income", "500", "350"]]
 
 
-def _statement(kb, rows: list[list[str]], name: str) -> None:  # noqa: ANN001
+def _statement(kb, rows: list[list[str]], name: str) -> None:
     df = pd.DataFrame(rows, columns=["item", "2019", "2018"])
     df.attrs["title"] = "Northwind — Income statement"
     kb.ingest(df, name=name)
 
 
 @pytest.fixture
-def kb(tmp_path):  # noqa: ANN001, ANN201
+def kb(tmp_path):
     k = hyrag.open(tmp_path / "kb", settings=SETTINGS)
     _statement(k, STATEMENT, "income")
     yield k
     k.close()
 
 
-def test_view_key_pinned_once_per_question(kb) -> None:  # noqa: ANN001
+def test_view_key_pinned_once_per_question(kb) -> None:
     con = kb.store.con
     calls = []  # view_key opens one cursor per read
 
     class Counting:
-        def __init__(self, c) -> None:  # noqa: ANN001
+        def __init__(self, c) -> None:
             self.c = c
 
-        def cursor(self):  # noqa: ANN202
+        def cursor(self):
             calls.append(1)
             return self.c.cursor()
 
@@ -71,7 +71,7 @@ def test_memoised_words_hand_out_their_own_sets() -> None:
     assert tr.words("Incentive schemes1") == ["incentive", "schemes"]
 
 
-def test_line_item_index_follows_a_new_ingest(kb) -> None:  # noqa: ANN001
+def test_line_item_index_follows_a_new_ingest(kb) -> None:
     q = "What was the Gross margin in 2019?"
     assert tableqa.resolve(q, kb.store.con) is None
     _statement(kb, [["Gross margin", "500", "350"]], "margin")
@@ -79,7 +79,7 @@ def test_line_item_index_follows_a_new_ingest(kb) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 500.0
 
 
-def test_candidate_tables_index_equals_the_store(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_candidate_tables_index_equals_the_store(tmp_path, monkeypatch) -> None:
     k = hyrag.open(tmp_path / "kb", settings=SETTINGS)
     try:
         k.ingest(pd.DataFrame({"club": ["Crettyard", "Rovers"], "wins": [3, 5]}), name="clubs")
@@ -92,14 +92,14 @@ def test_candidate_tables_index_equals_the_store(tmp_path, monkeypatch) -> None:
         # a header word (wins, region), a text cell's value (munster); an id is no cell value
         assert cached == [{"clubs"}, {"cities"}, {"clubs"}, {"cities"}, set()]
         monkeypatch.setattr(tableops, "_MAX_VALUES", 0)  # too many values: ask the store
-        tableops._HEADERS.clear()  # noqa: SLF001
+        tableops._HEADERS.clear()
         assert [tableops.candidate_tables(q, k.store.con) for q in qs] == cached
     finally:
-        tableops._HEADERS.clear()  # noqa: SLF001
+        tableops._HEADERS.clear()
         k.close()
 
 
-def test_audit_rows_written_whole(kb, monkeypatch) -> None:  # noqa: ANN001
+def test_audit_rows_written_whole(kb, monkeypatch) -> None:
     from hyrag.answer import audit
 
     monkeypatch.setattr(audit, "CHUNK", 3)  # several statements

@@ -7,7 +7,7 @@ import hyrag
 from hyrag.settings import Settings
 
 
-def test_a_figureless_sentence_is_quoted(tmp_path) -> None:  # noqa: ANN001
+def test_a_figureless_sentence_is_quoted(tmp_path) -> None:
     with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
         kb.ingest_text(["In May 2014, the FASB issued new authoritative guidance for revenue "
                         "from contracts with customers. Revenue was $12.5 million in 2019."],

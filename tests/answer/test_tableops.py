@@ -29,7 +29,7 @@ Total,,11,10,8,29
 """
 
 
-def _kb(tmp_path, name: str, text: str):  # noqa: ANN202
+def _kb(tmp_path, name: str, text: str):
     path = tmp_path / f"{name}.csv"
     path.write_text(text, encoding="utf-8")
     kb = hyrag.open(tmp_path / f"kb_{name}", settings=Settings(answer_use_search=False))
@@ -51,7 +51,7 @@ def medals(tmp_path_factory: pytest.TempPathFactory):
     kb.close()
 
 
-def _resolve(kb, question: str):  # noqa: ANN001, ANN202
+def _resolve(kb, question: str):
     res = tableops.resolve(question, kb.store.con)
     return None if res is None else res.answer
 
@@ -111,7 +111,7 @@ def test_engine_names_the_row_of_a_superlative(medals) -> None:
     assert any("Ghana" in e["text"] for e in ans.evidence)
 
 
-def test_a_question_wanting_a_computed_number_is_not_answered_with_cells(medals) -> None:  # noqa: ANN001
+def test_a_question_wanting_a_computed_number_is_not_answered_with_cells(medals) -> None:
     assert _resolve(medals, "how many gold medals did Kenya win?") == "4"
     for q in ("what is the ratio of Kenya's gold medals to Chile's?",
               "what percentage of the gold medals did Kenya win?"):
@@ -401,7 +401,7 @@ def test_a_count_of_a_column_figure_and_a_value_named_in_pieces(tmp_path, medals
     assert _resolve(medals, "how many nations won at least 2 bronze medals?") == 3.0
 
 
-def test_an_answer_carries_the_scale_of_the_amounts_it_reads(tmp_path) -> None:  # noqa: ANN001
+def test_an_answer_carries_the_scale_of_the_amounts_it_reads(tmp_path) -> None:
     """A list table whose caption says "(in millions)": a figure read or summed from it is in
     millions; a count of rows or a name has no scale."""
     import pandas as pd
@@ -420,14 +420,14 @@ def test_an_answer_carries_the_scale_of_the_amounts_it_reads(tmp_path) -> None: 
             assert res.scale == scale, (q, res.answer, res.scale)
 
 
-def test_a_quantity_asked_of_the_top_row_is_not_its_name(medals) -> None:  # noqa: ANN001
+def test_a_quantity_asked_of_the_top_row_is_not_its_name(medals) -> None:
     # the row ranked first names a nation; "what is the proportion of ..." asks a figure
     assert _resolve(medals, "which nation had the most gold medals?") == "Norway"
     assert _resolve(medals, "what is the proportion of the nation with the most gold medals "
                             "in total medals?") != "Norway"
 
 
-def test_a_change_or_share_of_a_total_is_not_the_total(medals) -> None:  # noqa: ANN001
+def test_a_change_or_share_of_a_total_is_not_the_total(medals) -> None:
     assert _resolve(medals, "what is the total number of gold medals?") == 11.0
     for q in ("what was the change in the total number of gold medals between the first and "
               "second nation?",
@@ -443,7 +443,7 @@ LEASES = """Fiscal Year,Ground Leases,Building Leases
 """
 
 
-def test_a_total_ignoring_the_years_named_is_no_answer(tmp_path) -> None:  # noqa: ANN001
+def test_a_total_ignoring_the_years_named_is_no_answer(tmp_path) -> None:
     """The period labels are spans ("2025 – 2029") the reader cannot select on: summing the
     whole column would answer "the total over every period", not the one asked."""
     kb = _kb(tmp_path, "leases", LEASES)
@@ -463,7 +463,7 @@ Domestic state,2027,"3,313"
 """
 
 
-def test_a_quoted_column_header_is_no_first_or_last_row(tmp_path) -> None:  # noqa: ANN001
+def test_a_quoted_column_header_is_no_first_or_last_row(tmp_path) -> None:
     """"The last year of expiration for ..." quotes the column "Last Year of Expiration": its
     "last" names the column, not the last of the rows (which the same word would otherwise
     pick, answering with the wrong row's year)."""

@@ -36,37 +36,37 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return tableqa.resolve(q, kb.store.con)
 
 
-def test_a_repeated_label_is_read_in_the_section_the_question_names(kb) -> None:  # noqa: ANN001
+def test_a_repeated_label_is_read_in_the_section_the_question_names(kb) -> None:
     r = ask(kb, "What is the change in cost of revenue of client services from 2018 to 2019?")
     assert (r.operation, r.answer, r.scale) == ("difference", 570.0, "thousand")
     r = ask(kb, "What was the revenue of client services in 2018?")
     assert (r.operation, r.answer) == ("lookup", 1000.0)
 
 
-def test_a_repeated_label_without_its_section_abstains(kb) -> None:  # noqa: ANN001
+def test_a_repeated_label_without_its_section_abstains(kb) -> None:
     assert ask(kb, "What was the change in client services from 2018 to 2019?") is None
 
 
-def test_average_without_periods_spans_every_period(kb) -> None:  # noqa: ANN001
+def test_average_without_periods_spans_every_period(kb) -> None:
     r = ask(kb, "What is the average Licences revenue?")
     assert (r.operation, r.answer) == ("average", 800.0)
     assert len(r.derivations[0].operands) == 3
 
 
-def test_bracketed_items_average_with_their_sign(kb) -> None:  # noqa: ANN001
+def test_bracketed_items_average_with_their_sign(kb) -> None:
     r = ask(kb, "What is the average non-deductible items for 2018 and 2019?")
     assert (r.operation, r.answer) == ("average", -0.5)
 
 
-def test_a_weighted_average_is_not_a_mean(kb) -> None:  # noqa: ANN001
+def test_a_weighted_average_is_not_a_mean(kb) -> None:
     assert ask(kb, "What is the weighted average total assets?") is None
 
 
-def test_a_proportion_is_a_fraction_unless_a_percent_is_asked(kb) -> None:  # noqa: ANN001
+def test_a_proportion_is_a_fraction_unless_a_percent_is_asked(kb) -> None:
     r = ask(kb, "What is the proportion of property, plant and equipment over total assets "
                 "in 2019?")
     assert (r.operation, r.answer, r.scale) == ("ratio", 0.88, "")
@@ -75,13 +75,13 @@ def test_a_proportion_is_a_fraction_unless_a_percent_is_asked(kb) -> None:  # no
     assert (r.operation, r.answer, r.scale) == ("percent_of", 88.0, "percent")
 
 
-def test_a_percentage_difference_of_amounts_abstains(kb) -> None:  # noqa: ANN001
+def test_a_percentage_difference_of_amounts_abstains(kb) -> None:
     # a relative change, or a difference of two shares? the wording does not say
     assert ask(kb, "What is the percentage difference in total assets between 2018 and "
                    "2019?") is None
 
 
-def test_a_percent_change_column_does_not_make_amounts_percent(tmp_path) -> None:  # noqa: ANN001
+def test_a_percent_change_column_does_not_make_amounts_percent(tmp_path) -> None:
     df = pd.DataFrame([["Orders", "19,975", "18,451", "8 %"],
                        ["Revenue", "17,663", "18,125", "(3) %"]],
                       columns=["(in millions of €)", "2019", "2018", "% Change"])
@@ -93,7 +93,7 @@ def test_a_percent_change_column_does_not_make_amounts_percent(tmp_path) -> None
         assert (r.operation, r.answer, r.scale) == ("difference", -462.0, "million")
 
 
-def test_two_columns_of_one_year_abstain(tmp_path) -> None:  # noqa: ANN001
+def test_two_columns_of_one_year_abstain(tmp_path) -> None:
     df = pd.DataFrame([["Scope 1 emissions", "59,495", "66,336", "75,600"],
                        ["Scope 2 emissions", "27,633", "32,389", "67,754"]],
                       columns=["item", "FY19*", "FY18*", "FY18**"])  # two bases of FY18
@@ -105,7 +105,7 @@ def test_two_columns_of_one_year_abstain(tmp_path) -> None:  # noqa: ANN001
         assert r is not None and r.answer == 59495.0
 
 
-def test_a_year_with_an_opening_and_a_closing_column_means_its_close(tmp_path) -> None:  # noqa: ANN001, E501
+def test_a_year_with_an_opening_and_a_closing_column_means_its_close(tmp_path) -> None:
     df = pd.DataFrame([["Indirect taxes receivable", "36,821", "3,774", "832"]],
                       columns=["item", "December 31, 2019", "December 31, 2018",
                                "January 1, 2018"])
@@ -116,7 +116,7 @@ def test_a_year_with_an_opening_and_a_closing_column_means_its_close(tmp_path) -
         assert (r.operation, r.answer) == ("average", 20297.5)
 
 
-def test_a_variance_column_beside_the_periods_is_not_a_period(tmp_path) -> None:  # noqa: ANN001
+def test_a_variance_column_beside_the_periods_is_not_a_period(tmp_path) -> None:
     df = pd.DataFrame([["Gross profit", "$3,696", "$3,861", "$3,272", "(4.3)%"],
                        ["Net revenues", "$9,556", "$9,664", "$8,347", "(1.1)%"]],
                       columns=["item", "Year Ended December 31, 2019 (In millions)",
@@ -132,7 +132,7 @@ def test_a_variance_column_beside_the_periods_is_not_a_period(tmp_path) -> None:
         assert (r.operation, r.answer) == ("difference", -165.0)
 
 
-def test_a_period_column_under_a_measure_header_is_not_read_as_the_line(tmp_path) -> None:  # noqa: ANN001, E501
+def test_a_period_column_under_a_measure_header_is_not_read_as_the_line(tmp_path) -> None:
     # "Net additions" heads both its columns, but only the first carries the words
     df = pd.DataFrame([["Video customers", "312,555", "(4,697)", "(6,760)"],
                        ["Internet customers", "446,137", "21,189", "21,417"]],
@@ -171,13 +171,13 @@ def kb2(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_fuller_label_the_question_names_wins(kb2) -> None:  # noqa: ANN001
+def test_the_fuller_label_the_question_names_wins(kb2) -> None:
     # "Other income" is inside "Total other income, net": the question names the latter
     r = ask(kb2, "What was the change in the net total other income from 2018 to 2019?")
     assert (r.operation, r.answer) == ("difference", 4693.0)
 
 
-def test_decrease_by_is_the_size_of_the_fall(kb2) -> None:  # noqa: ANN001
+def test_decrease_by_is_the_size_of_the_fall(kb2) -> None:
     r = ask(kb2, "How much did gross deferred tax assets decrease by from 2018 to 2019?")
     assert (r.operation, r.answer) == ("difference", 3771.0)
     r = ask(kb2, "What was the increase / (decrease) in gross deferred tax assets from 2018 "
@@ -185,12 +185,12 @@ def test_decrease_by_is_the_size_of_the_fall(kb2) -> None:  # noqa: ANN001
     assert r.answer == -3771.0
 
 
-def test_a_share_whose_whole_is_not_a_named_row_abstains(kb2) -> None:  # noqa: ANN001
+def test_a_share_whose_whole_is_not_a_named_row_abstains(kb2) -> None:
     assert ask(kb2, "What percentage of total costs is depreciation and amortisation in "
                     "2019?") is None
 
 
-def test_a_share_of_a_bracketed_part_in_a_positive_whole_is_its_size(kb2) -> None:  # noqa: ANN001
+def test_a_share_of_a_bracketed_part_in_a_positive_whole_is_its_size(kb2) -> None:
     # a deduction shown "(111)" under a positive EBITDA is a part of it by its size (how the
     # dev set's analysts read every such share: 4 of 4)
     r = ask(kb2, "What is the percentage of depreciation and amortisation in EBITDA in 2019?")
@@ -198,7 +198,7 @@ def test_a_share_of_a_bracketed_part_in_a_positive_whole_is_its_size(kb2) -> Non
     assert [o.value for o in r.derivations[0].operands] == [111.0, 372.0]
 
 
-def test_a_share_of_a_minus_part_in_a_positive_whole_abstains(tmp_path) -> None:  # noqa: ANN001
+def test_a_share_of_a_minus_part_in_a_positive_whole_abstains(tmp_path) -> None:
     # a figure written with a minus sign is a negative amount, not a deduction's size; a
     # negative whole is no whole either
     df = pd.DataFrame([["EBITDA", "372", "-20"], ["Impairment", "-111", "5"]],
@@ -211,12 +211,12 @@ def test_a_share_of_a_minus_part_in_a_positive_whole_abstains(tmp_path) -> None:
                                k.store.con) is None
 
 
-def test_a_ratio_naming_three_line_items_abstains(kb2) -> None:  # noqa: ANN001
+def test_a_ratio_naming_three_line_items_abstains(kb2) -> None:
     assert ask(kb2, "What is the proportion, in percentage, of deferred revenue and accrued "
                     "warranty over gross deferred tax assets in 2019?") is None
 
 
-def test_a_percent_column_header_makes_a_price_line_a_percent(tmp_path) -> None:  # noqa: ANN001
+def test_a_percent_column_header_makes_a_price_line_a_percent(tmp_path) -> None:
     df = pd.DataFrame([["Rate of price inflation", "2.0", "2.2"],
                        ["Discount rate", "2.9", "3.8"]], columns=["item", "2019 %", "2018 %"])
     with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
@@ -226,7 +226,7 @@ def test_a_percent_column_header_makes_a_price_line_a_percent(tmp_path) -> None:
         assert (r.operation, r.answer, r.scale) == ("average", 2.1, "percent")
 
 
-def test_a_label_inside_another_quoted_label_is_not_a_third_item(tmp_path) -> None:  # noqa: ANN001
+def test_a_label_inside_another_quoted_label_is_not_a_third_item(tmp_path) -> None:
     df = pd.DataFrame([["Audit fees", "1,092", "823"], ["Non-audit fees", "598", "281"],
                        ["Total fees paid to auditor", "1,690", "1,104"]],
                       columns=["item", "2019", "2018"])
@@ -237,7 +237,7 @@ def test_a_label_inside_another_quoted_label_is_not_a_third_item(tmp_path) -> No
         assert (r.operation, r.answer, r.scale) == ("percent_of", 35.38, "percent")
 
 
-def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:  # noqa: ANN001
+def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:
     df = pd.DataFrame([["Consolidated net revenues", "6,489", "7,500", "7,017"],
                        ["In-game net revenues", "3,376", "4,249", "4,000"],
                        ["Total cost of revenue", "48,881", "51,896", "50,000"],
@@ -248,7 +248,7 @@ def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:  # noqa:
     with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as k:
         k.ingest(df, name="results")
 
-        def ask2(q: str):  # noqa: ANN202
+        def ask2(q: str):
             return tableqa.resolve(q, k.store.con)
 
         r = ask2("What is the combined total cost of revenue in 2019 and 2018?")
@@ -269,14 +269,14 @@ def test_totals_over_years_and_over_two_quoted_lines(tmp_path) -> None:  # noqa:
         assert (r.operation, r.answer, r.scale) == ("difference", 0.8, "percent")
 
 
-def test_the_year_average_is_opening_and_closing_but_an_average_in_a_year_is_not(kb) -> None:  # noqa: ANN001, E501
+def test_the_year_average_is_opening_and_closing_but_an_average_in_a_year_is_not(kb) -> None:
     r = ask(kb, "What is the 2019 average total assets?")
     assert (r.operation, r.answer) == ("average", 2900.0)
     # "the average X in 2019" names the year's own average, which the table does not hold
     assert ask(kb, "What was the average total assets in 2019?") is None
 
 
-def test_a_quoted_qualifier_the_line_lacks_abstains(tmp_path) -> None:  # noqa: ANN001
+def test_a_quoted_qualifier_the_line_lacks_abstains(tmp_path) -> None:
     # the share count row is labelled like the per-share amount it feeds; the question's
     # "(cents per share)" names the amount, a line this table does not carry with values
     df = pd.DataFrame([["Basic earnings per share", "1,305.7", "1,300.5"],
@@ -291,7 +291,7 @@ def test_a_quoted_qualifier_the_line_lacks_abstains(tmp_path) -> None:  # noqa: 
         assert r is not None and r.answer == 19144.0
 
 
-def test_the_section_a_row_sits_in_explains_the_question_words(tmp_path) -> None:  # noqa: ANN001
+def test_the_section_a_row_sits_in_explains_the_question_words(tmp_path) -> None:
     """"the deferred tax assets for inventory": the row is "Inventory", its section ends in
     "Total deferred tax assets" — the section's words are the row's context, not words the
     line leaves unexplained. Words no row or section names still make it abstain."""
@@ -312,7 +312,7 @@ def test_the_section_a_row_sits_in_explains_the_question_words(tmp_path) -> None
                                "equipment in 2019?", k.store.con) is None
 
 
-def test_a_threshold_with_its_scale_word_is_read_not_left_unexplained(tmp_path) -> None:  # noqa: ANN001
+def test_a_threshold_with_its_scale_word_is_read_not_left_unexplained(tmp_path) -> None:
     """"How many years did net sales from Americas exceed $200,000 thousand?": "exceed" is the
     comparison and "thousand" the threshold's scale — neither is a word the row must name."""
     df = pd.DataFrame([["Americas", "240,100", "210,500", "190,000"],

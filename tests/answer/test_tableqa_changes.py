@@ -30,7 +30,7 @@ def con(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_span_sum_mean_and_difference(con) -> None:  # noqa: ANN001
+def test_span_sum_mean_and_difference(con) -> None:
     r = changes.resolve("What is the total change in general and administrative expenses "
                         "from fiscal year 2017 to 2019?", con)
     assert r is not None and r.answer == 37556 and r.scale == "thousand"
@@ -42,7 +42,7 @@ def test_span_sum_mean_and_difference(con) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 714
 
 
-def test_no_guess(con) -> None:  # noqa: ANN001
+def test_no_guess(con) -> None:
     # one step only: the line-item reader's (or nobody's), not a span
     assert changes.resolve("What was the change in payroll from 2018 to 2019?", con) is None
     # the steps do not reach 2016

@@ -11,7 +11,7 @@ import pytest
 from tests.answer.conftest import ask_with_table_answer, statement_kb
 
 
-def _says(a, figure: str) -> bool:  # noqa: ANN001
+def _says(a, figure: str) -> bool:
     return a.decision == "answer" and figure in a.text
 
 
@@ -29,7 +29,7 @@ def grouped(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_named_group_reads_its_own_columns(grouped) -> None:  # noqa: ANN001
+def test_a_named_group_reads_its_own_columns(grouped) -> None:
     a, _ = ask_with_table_answer(grouped, "What is the 2018 opening balance of financial "
                                           "liabilities?")
     assert _says(a, "2,154"), a.text
@@ -37,7 +37,7 @@ def test_a_named_group_reads_its_own_columns(grouped) -> None:  # noqa: ANN001
     assert _says(a, "77,131"), a.text
 
 
-def test_a_change_asked_without_a_rate_is_the_amount_moved(grouped) -> None:  # noqa: ANN001
+def test_a_change_asked_without_a_rate_is_the_amount_moved(grouped) -> None:
     # the engine's own path would compute a growth rate for "the change": not what is asked
     a, _ = ask_with_table_answer(grouped, "How much is the change in additions of financial "
                                           "assets from 2018 to 2019?")
@@ -45,7 +45,7 @@ def test_a_change_asked_without_a_rate_is_the_amount_moved(grouped) -> None:  # 
     assert "%" not in a.text
 
 
-def test_no_group_named_over_two_groups_abstains(grouped) -> None:  # noqa: ANN001
+def test_no_group_named_over_two_groups_abstains(grouped) -> None:
     a, _ = ask_with_table_answer(grouped, "What were the additions in 2019?")
     assert a.decision != "answer" or not any(v in a.text for v in ("39,116", "75 ")), a.text
 
@@ -70,19 +70,19 @@ def sectioned(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_period_heading_gives_its_rows_that_period(sectioned) -> None:  # noqa: ANN001
+def test_a_period_heading_gives_its_rows_that_period(sectioned) -> None:
     a, _ = ask_with_table_answer(sectioned, "What was the amount of USD denominated current "
                                             "monetary assets as at 31 December 2018?")
     assert _says(a, "18,041") and "1,994" not in a.text, a.text
 
 
-def test_the_group_named_most_fully_is_the_one_read(sectioned) -> None:  # noqa: ANN001
+def test_the_group_named_most_fully_is_the_one_read(sectioned) -> None:
     a, _ = ask_with_table_answer(sectioned, "What was the amount of non-USD denominated "
                                             "current monetary assets as at 31 December 2019?")
     assert _says(a, "2,899") and "27,728" not in a.text, a.text
 
 
-def test_one_word_for_a_group_and_a_line_is_not_read_twice(sectioned) -> None:  # noqa: ANN001
+def test_one_word_for_a_group_and_a_line_is_not_read_twice(sectioned) -> None:
     # "non" names the non-USD column or the non-current line, not both; and the non-current
     # line has no non-USD figure: its USD 373 is no answer
     a, _ = ask_with_table_answer(sectioned, "What was the amount of non-USD denominated "
@@ -90,7 +90,7 @@ def test_one_word_for_a_group_and_a_line_is_not_read_twice(sectioned) -> None:  
     assert a.decision != "answer" or "373" not in a.text, a.text
 
 
-def test_a_total_over_lines_named_in_part_is_not_one_part(sectioned) -> None:  # noqa: ANN001
+def test_a_total_over_lines_named_in_part_is_not_one_part(sectioned) -> None:
     # the current line alone is no total; its current and non-current parts added up are
     # (`tableqa_parts`)
     a, _ = ask_with_table_answer(sectioned, "What was the total USD denominated monetary assets "
@@ -113,13 +113,13 @@ def shares(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_share_column_is_not_named_by_the_lines_words(shares) -> None:  # noqa: ANN001
+def test_a_share_column_is_not_named_by_the_lines_words(shares) -> None:
     a, _ = ask_with_table_answer(shares, "What is the average total cost of revenue for 2018 "
                                          "and 2019?")
     assert _says(a, "310,566.5"), a.text
 
 
-def test_a_column_named_on_its_own_keeps_its_values(shares) -> None:  # noqa: ANN001
+def test_a_column_named_on_its_own_keeps_its_values(shares) -> None:
     # "Amount" under 2018 is its own column, not part of the "% of total revenue" to its left
     a, _ = ask_with_table_answer(shares, "What was the License revenue in 2019 and 2018 "
                                          "respectively?")
@@ -133,7 +133,7 @@ PCT_COLS = ("item", "Year Ended December 31, 2019 (As percentage of net revenues
             "Year Ended December 31, 2017 (As percentage of net revenues)")
 
 
-def test_words_the_column_headers_quote_are_no_operation(tmp_path_factory) -> None:  # noqa: ANN001
+def test_words_the_column_headers_quote_are_no_operation(tmp_path_factory) -> None:
     k = statement_kb(tmp_path_factory, PCT_OF, None, "pctof", PCT_COLS)
     try:
         a, _ = ask_with_table_answer(k, "What is the average percentage of net revenues of OEM?")
@@ -147,7 +147,7 @@ RATES_COLS = ("item", "Domestic September 30, 2019", "Domestic September 30, 201
               "International September 30, 2019", "International September 30, 2018")
 
 
-def test_one_rate_is_no_difference_of_two(tmp_path_factory) -> None:  # noqa: ANN001
+def test_one_rate_is_no_difference_of_two(tmp_path_factory) -> None:
     k = statement_kb(tmp_path_factory, RATES, None, "rates", RATES_COLS)
     try:
         a, _ = ask_with_table_answer(k, "What is the difference between the domestic and "
@@ -166,7 +166,7 @@ VALUATIONS = [["Year ended 30 June 2019", "", ""], ["Leasehold", "23%", "77%"],
 VALUATIONS_COLS = ("item", "External valuation %", "Internal valuation %")
 
 
-def test_lines_repeated_under_period_headings_are_read_per_period(tmp_path_factory) -> None:  # noqa: ANN001
+def test_lines_repeated_under_period_headings_are_read_per_period(tmp_path_factory) -> None:
     # the parser sees "Leasehold, external valuation" twice (23% and 60%) and no period: the
     # line-item reader reads each under its heading's year
     k = statement_kb(tmp_path_factory, VALUATIONS, None, "valuations", VALUATIONS_COLS)
@@ -191,7 +191,7 @@ QUARTERS_COLS = ("item", "First Quarter", "Second Quarter", "Third Quarter", "Fo
                  "Total")
 
 
-def test_quarter_columns_under_a_fiscal_year_heading_are_its_quarters(tmp_path_factory) -> None:  # noqa: ANN001
+def test_quarter_columns_under_a_fiscal_year_heading_are_its_quarters(tmp_path_factory) -> None:
     # "Second Quarter" under "Fiscal 2019" is 2019's second quarter, not 2018's
     k = statement_kb(tmp_path_factory, QUARTERS, "(in thousands)", "quarters", QUARTERS_COLS)
     try:
@@ -223,7 +223,7 @@ HOLDINGS = [["As of December 31, 2019", "", ""], ["Foreign bonds", "129,499", "0
 HOLDINGS_COLS = ("item", "Amortized Cost", "Unrealized Gains")
 
 
-def test_a_share_of_the_total_line_under_a_period_heading(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_share_of_the_total_line_under_a_period_heading(tmp_path_factory) -> None:
     # "Total ." and "Total" are one line quoted (the same words), not a third line item
     k = statement_kb(tmp_path_factory, HOLDINGS, "(in thousands)", "holdings", HOLDINGS_COLS)
     try:
@@ -238,7 +238,7 @@ PRICES = [["First Quarter", "$ 5.99", "$ 8.40"], ["Second Quarter", "$ 4.79", "$
           ["Third Quarter", "$ 2.66", "$ 4.63"], ["Fourth Quarter", "$ 1.88", "$ 3.39"]]
 
 
-def test_a_title_year_dates_a_table_of_quarter_rows(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_title_year_dates_a_table_of_quarter_rows(tmp_path_factory) -> None:
     # "Stock Price Range 2018" over quarter rows: the rows are 2018's quarters
     k = statement_kb(tmp_path_factory, PRICES, "Stock Price Range 2018", "prices",
                      ("item", "Low", "High"))

@@ -30,12 +30,12 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def _ask(kb, q: str):  # noqa: ANN001, ANN201
+def _ask(kb, q: str):
     r = tableqa_due.resolve(q, kb.store.con)
     return None if r is None else (r.answer, r.scale)
 
 
-def test_the_notes_due_by_the_cutoff_are_added(kb) -> None:  # noqa: ANN001
+def test_the_notes_due_by_the_cutoff_are_added(kb) -> None:
     # December 2022, April 2023 and December 2024: not the Term Loan, not September 2025
     assert _ask(kb, "What is the total carrying amount of Senior Notes due by December 2024 "
                     "as of December 31, 2019?") == (1265.8, "million")
@@ -44,7 +44,7 @@ def test_the_notes_due_by_the_cutoff_are_added(kb) -> None:  # noqa: ANN001
                     "December 31, 2018?") == (1285.8, "million")
 
 
-def test_no_cutoff_or_no_measure_named_declines(kb) -> None:  # noqa: ANN001
+def test_no_cutoff_or_no_measure_named_declines(kb) -> None:
     assert _ask(kb, "What is the total carrying amount of Senior Notes as of December 31, "
                     "2019?") is None
     # carrying amount or fair value? The question does not say
@@ -67,7 +67,7 @@ def obligations(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_buckets_within_a_horizon_are_added(obligations) -> None:  # noqa: ANN001
+def test_the_buckets_within_a_horizon_are_added(obligations) -> None:
     """Due within 5 years: up to 1, 1 to 3 and 3 to 5 years — not the bucket past it, not the
     total; through the engine, the sum is re-computed by the verifier."""
     from tests.answer.conftest import ask_with_table_answer
@@ -86,7 +86,7 @@ def test_the_buckets_within_a_horizon_are_added(obligations) -> None:  # noqa: A
     "What are the purchase obligations due within 1 year?",  # one bucket: a lookup
     "What are the obligations due within 5 years?",  # no one line named
 ])
-def test_a_horizon_the_buckets_do_not_tile_is_not_read(obligations, q) -> None:  # noqa: ANN001
+def test_a_horizon_the_buckets_do_not_tile_is_not_read(obligations, q) -> None:
     assert _ask(obligations, q) is None
 
 
@@ -105,5 +105,5 @@ def test_bucket_headers() -> None:
     "years?",  # two lines: not one of them
     "What are the purchase obligations due in 3 years?",  # may mean the third year alone
 ])
-def test_a_horizon_question_about_something_else_is_not_read(obligations, q) -> None:  # noqa: ANN001
+def test_a_horizon_question_about_something_else_is_not_read(obligations, q) -> None:
     assert _ask(obligations, q) is None

@@ -30,11 +30,11 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return grid.resolve(q, kb.store.con)
 
 
-def test_row_meets_column(kb) -> None:  # noqa: ANN001
+def test_row_meets_column(kb) -> None:
     r = ask(kb, "What is the gross carrying amount for current receivables?")
     assert r is not None and r.answer == 23762.0
     r = ask(kb, "What was the expected loss rate for current receivables?")
@@ -43,7 +43,7 @@ def test_row_meets_column(kb) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 682.0
 
 
-def test_no_guess(kb) -> None:  # noqa: ANN001
+def test_no_guess(kb) -> None:
     # a period: a column this table does not have
     assert ask(kb, "What is the gross carrying amount for current receivables in 2018?") is None
     # an operation over two cells
@@ -56,14 +56,14 @@ def test_no_guess(kb) -> None:  # noqa: ANN001
                    "government customers abroad?") is None
 
 
-def test_engine_answers_through_the_reader(kb) -> None:  # noqa: ANN001
+def test_engine_answers_through_the_reader(kb) -> None:
     eng = AnswerEngine(kb)
     ans = eng.ask("What is the loss allowance provision for current receivables?")
     assert ans.decision == "answer"
     assert eng.last_table_answer["value"] == 238.0
 
 
-def test_a_row_labelled_by_a_span_of_years(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_row_labelled_by_a_span_of_years(tmp_path_factory) -> None:
     """"Expiring between fiscal year 2020 - 2024" names the row "2020 – 2024" of a maturity
     schedule (its years are the row's label, not a period column); a span no row has, or a
     second year beside it, is not guessed."""
@@ -83,7 +83,7 @@ def test_a_row_labelled_by_a_span_of_years(tmp_path_factory) -> None:  # noqa: A
         k.close()
 
 
-def test_the_nth_period_line_of_a_monthly_schedule(tmp_path_factory) -> None:  # noqa: ANN001
+def test_the_nth_period_line_of_a_monthly_schedule(tmp_path_factory) -> None:
     """"During the second month" of a schedule whose lines are dated periods is its second
     line (the "Total" line aside); the column is the most specific one the question names."""
     k = hyrag.open(tmp_path_factory.mktemp("months") / "kb", settings=Settings(
@@ -128,7 +128,7 @@ def carry(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_repeated_line_told_apart_by_its_section(carry) -> None:  # noqa: ANN001
+def test_a_repeated_line_told_apart_by_its_section(carry) -> None:
     # "Domestic-state" under two headings: the one whose heading the question names, read in
     # the table's one column of amounts (a header with no words of its own to name)
     r = ask(carry, "What was the amount of domestic-state income tax net operating loss "
@@ -157,7 +157,7 @@ def test_an_unasked_sum_is_no_direct_answer() -> None:
     assert not grid.unasked_sum(NS(operation=None), [])
 
 
-def test_a_wordless_column_explains_no_other_word(carry) -> None:  # noqa: ANN001
+def test_a_wordless_column_explains_no_other_word(carry) -> None:
     # "Amount" says nothing of revenue: the line's words must be all the question says
     assert ask(carry, "What was the revenue of domestic-state income tax net operating loss "
                       "carryforwards?") is None

@@ -28,39 +28,39 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return tableqa.resolve(q, kb.store.con)
 
 
-def test_timing_words_of_a_label_need_not_be_named(kb) -> None:  # noqa: ANN001
+def test_timing_words_of_a_label_need_not_be_named(kb) -> None:
     r = ask(kb, "What was the change in the number of shares granted in 2019 from 2018?")
     assert r is not None and r.operation == "difference" and r.answer == 94.0
 
 
-def test_a_labels_note_need_not_be_named(kb) -> None:  # noqa: ANN001
+def test_a_labels_note_need_not_be_named(kb) -> None:
     r = ask(kb, "What is the 2018 carrying amount?")
     assert r is not None and r.answer == 1663.0
 
 
-def test_a_note_that_tells_two_lines_apart_must_be_named(kb) -> None:  # noqa: ANN001
+def test_a_note_that_tells_two_lines_apart_must_be_named(kb) -> None:
     assert ask(kb, "What is the 2018 hedged amount?") is None
     r = ask(kb, "What is the 2018 hedged amount (non-current)?")
     assert r is not None and r.answer == 50.0
 
 
-def test_a_lookup_quoting_two_line_items_is_not_one_figure(kb) -> None:  # noqa: ANN001
+def test_a_lookup_quoting_two_line_items_is_not_one_figure(kb) -> None:
     assert ask(kb, "What was the net sales and research and development in 2018?") is None
     r = ask(kb, "What was the research and development in 2018?")
     assert r is not None and r.answer == 40.0
 
 
-def test_a_why_question_is_no_figure(kb) -> None:  # noqa: ANN001
+def test_a_why_question_is_no_figure(kb) -> None:
     assert ask(kb, "Why did research and development decrease in 2018?") is None
     assert ask(kb, "What was the reason for the change in research and development in "
                    "2018?") is None
 
 
-def test_direct_evidence_from_figureless_sentences_lets_the_line_be_read(kb) -> None:  # noqa: ANN001
+def test_direct_evidence_from_figureless_sentences_lets_the_line_be_read(kb) -> None:
     from types import SimpleNamespace
 
     from hyrag.answer import readers
@@ -79,7 +79,7 @@ def test_direct_evidence_from_figureless_sentences_lets_the_line_be_read(kb) -> 
             is None
 
 
-def test_a_standard_written_without_its_space_names_its_line(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_standard_written_without_its_space_names_its_line(tmp_path_factory) -> None:
     """"IFRS9" is the label's "IFRS 9": the question names the IFRS 9 opening balance, not
     the IAS 39 one it would otherwise tie with (both are "Opening balance")."""
     k = statement_kb(tmp_path_factory, [["Opening balance – IAS 39", "", "77,131", ""],

@@ -22,7 +22,7 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_question_in_dollars_reads_the_dollar_column(kb) -> None:  # noqa: ANN001
+def test_a_question_in_dollars_reads_the_dollar_column(kb) -> None:
     r = tableqa.resolve("What is the average contributed equity at end of period for 2018 and "
                         "2019 in terms of $M?", kb.store.con)
     assert (r.operation, r.answer) == ("average", 5941.5)
@@ -31,6 +31,6 @@ def test_a_question_in_dollars_reads_the_dollar_column(kb) -> None:  # noqa: ANN
     assert (r.operation, r.answer) == ("difference", 227.0)
 
 
-def test_no_currency_named_picks_no_column(kb) -> None:  # noqa: ANN001
+def test_no_currency_named_picks_no_column(kb) -> None:
     assert tableqa.resolve("What is the average contributed equity at end of period for 2018 "
                            "and 2019?", kb.store.con) is None

@@ -34,7 +34,7 @@ def eps(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_quoted_note_picks_the_line_carrying_it(eps) -> None:  # noqa: ANN001
+def test_a_quoted_note_picks_the_line_carrying_it(eps) -> None:
     con = eps.store.con
     r = tableqa.resolve("What is the nominal difference for basic earnings per share (cents "
                         "per share) between 2018 and 2019?", con)
@@ -45,7 +45,7 @@ def test_a_quoted_note_picks_the_line_carrying_it(eps) -> None:  # noqa: ANN001
     assert r is not None and round(r.answer, 2) == 5.2
 
 
-def test_a_share_of_a_line_under_a_heading_is_of_the_headings_total(eps) -> None:  # noqa: ANN001
+def test_a_share_of_a_line_under_a_heading_is_of_the_headings_total(eps) -> None:
     r = tableqa.resolve("What is the percentage constitution of continuing operations in "
                         "diluted earnings per share in 2019?", eps.store.con)
     assert r is not None and (r.answer, r.scale) == (55.44, "percent")
@@ -67,7 +67,7 @@ def balances(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_end_of_period_names_the_closing_balance_column(balances) -> None:  # noqa: ANN001
+def test_end_of_period_names_the_closing_balance_column(balances) -> None:
     con = balances.store.con
     r = tableqa_pair.resolve("What is the ratio of current deferred revenue to non-current "
                              "deferred revenue as of end of period?", con)
@@ -96,7 +96,7 @@ def segments(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_column_comparing_two_years_is_no_years_figure(segments) -> None:  # noqa: ANN001
+def test_a_column_comparing_two_years_is_no_years_figure(segments) -> None:
     r = tableqa.resolve("What is the net difference in sale of systems between 2017 and "
                         "2019?", segments.store.con)
     assert r is not None and r.answer == -531925.0
@@ -126,7 +126,7 @@ def emissions(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_footnote_mark_the_question_explains_picks_the_column(emissions) -> None:  # noqa: ANN001
+def test_a_footnote_mark_the_question_explains_picks_the_column(emissions) -> None:
     con = emissions.store.con
     r = tableqa.resolve("What is the change in the Combustion of fuel (Scope 1) from FY18 to "
                         "FY19 for UK and Ireland only?", con)
@@ -156,7 +156,7 @@ def allocation(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_before_and_after_the_adjustments_column(allocation) -> None:  # noqa: ANN001
+def test_before_and_after_the_adjustments_column(allocation) -> None:
     con = allocation.store.con
     r = tableqa_pair.resolve("What is the percentage difference of total liabilities when "
                              "comparing after adjustment to before adjustment?", con)
@@ -182,7 +182,7 @@ def obligations(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_period_bucket_columns_the_question_quotes(obligations) -> None:  # noqa: ANN001
+def test_period_bucket_columns_the_question_quotes(obligations) -> None:
     con = obligations.store.con
     r = tableqa_pair.resolve("What was the increase / (decrease) in the contractual obligation "
                              "for operating leases from 2020 to 2021-2022?", con)

@@ -50,7 +50,7 @@ PRICES = [
 PRICE_COLS = ["Quarter", "Low", "High"]
 
 
-def _kb(tmp_path_factory: pytest.TempPathFactory, rows: list, cols: list, name: str):  # noqa: ANN202
+def _kb(tmp_path_factory: pytest.TempPathFactory, rows: list, cols: list, name: str):
     return statement_kb(tmp_path_factory, rows, None, name, cols)
 
 
@@ -97,11 +97,11 @@ def regions(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return pair.resolve(q, kb.store.con)
 
 
-def test_two_columns_of_one_row(ageing) -> None:  # noqa: ANN001
+def test_two_columns_of_one_row(ageing) -> None:
     r = ask(ageing, "What was the difference between total net receivables and current net "
                     "receivables?")
     assert r is not None and r.answer == 3696.0 and r.scale == "thousand"
@@ -120,7 +120,7 @@ def test_two_columns_of_one_row(ageing) -> None:  # noqa: ANN001
                        "days past due and current?") is None
 
 
-def test_two_rows_of_one_column(buckets) -> None:  # noqa: ANN001
+def test_two_rows_of_one_column(buckets) -> None:
     # rows "Region: North" / "Region: South", the column "1–30" named as "1-30"; "days
     # overdue" is the label column's header, what the columns are of
     r = ask(buckets, "What is the difference in north and south region due for 1-30 days "
@@ -131,7 +131,7 @@ def test_two_rows_of_one_column(buckets) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 2090.0
 
 
-def test_rows_named_by_their_years(leases) -> None:  # noqa: ANN001
+def test_rows_named_by_their_years(leases) -> None:
     r = ask(leases, "What is the difference of ground leases expiring between the periods "
                     "2021 - 2025 and 2026 - 2030?")
     assert r is not None and r.answer == 94.0
@@ -140,13 +140,13 @@ def test_rows_named_by_their_years(leases) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 316.0
 
 
-def test_sum_of_two_cells(leases) -> None:  # noqa: ANN001
+def test_sum_of_two_cells(leases) -> None:
     r = ask(leases, "From fiscal year 2026 - 2030, what is the total number of ground leases and "
                     "building leases expiring?")
     assert r is not None and r.answer == 422.0 and r.derivations[0].name == "sum"
 
 
-def test_dated_lines_named_by_their_order(buybacks) -> None:  # noqa: ANN001
+def test_dated_lines_named_by_their_order(buybacks) -> None:
     # lines that are periods, "the first month" the first of them; a price per share has no
     # scale, the count of shares the one its header states
     r = ask(buybacks, "What was the change in average price paid per share between the first "
@@ -160,7 +160,7 @@ def test_dated_lines_named_by_their_order(buybacks) -> None:  # noqa: ANN001
                          "third to fourth month period?") is None
 
 
-def test_direction_and_percentage_change(prices) -> None:  # noqa: ANN001
+def test_direction_and_percentage_change(prices) -> None:
     r = ask(prices, "What was the change in the high price from the first quarter to the "
                     "second quarter?")
     assert r is not None and r.answer == -0.9
@@ -173,7 +173,7 @@ def test_direction_and_percentage_change(prices) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 3.15
 
 
-def test_no_guess(ageing, buckets, prices, leases, regions) -> None:  # noqa: ANN001
+def test_no_guess(ageing, buckets, prices, leases, regions) -> None:
     # "the change between A and B": no direction between two cells that are not periods
     assert ask(prices, "What was the change in the high price between the first quarter and "
                        "the second quarter?") is None
@@ -206,7 +206,7 @@ def test_no_guess(ageing, buckets, prices, leases, regions) -> None:  # noqa: AN
                        "to total?") is None
 
 
-def test_engine_answers_through_the_reader(buckets) -> None:  # noqa: ANN001
+def test_engine_answers_through_the_reader(buckets) -> None:
     eng = AnswerEngine(buckets)
     ans = eng.ask("What is the difference between 1-30 and 31-90 days overdue in the south "
                   "region?")
@@ -246,7 +246,7 @@ def roll(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_ratio_of_two_cells(prices, buckets) -> None:  # noqa: ANN001
+def test_ratio_of_two_cells(prices, buckets) -> None:
     # one row, two columns: "the ratio of A to B" is A over B, unscaled
     r = ask(prices, "What is the ratio of the high price to the low price in the third quarter?")
     assert r is not None and r.answer == 1.29 and r.scale == ""
@@ -262,7 +262,7 @@ def test_ratio_of_two_cells(prices, buckets) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 3.96 and r.scale == "percent"
 
 
-def test_bracketed_deduction_is_a_share_by_its_size(roll) -> None:  # noqa: ANN001
+def test_bracketed_deduction_is_a_share_by_its_size(roll) -> None:
     # shares vested "(365,223)" out of a positive closing balance: its size, as a percentage
     r = ask(roll, "What is the vested shares as a percentage of the non-vested shares at "
                   "December 31, 2024?")
@@ -270,7 +270,7 @@ def test_bracketed_deduction_is_a_share_by_its_size(roll) -> None:  # noqa: ANN0
     assert [o.value for o in r.derivations[0].operands] == [365223.0, 1283281.0]
 
 
-def test_percentage_difference_between_two_cells(debt) -> None:  # noqa: ANN001
+def test_percentage_difference_between_two_cells(debt) -> None:
     # "the percentage difference between A and B": A against B
     r = ask(debt, "What is the percentage difference between fair value and carrying amount "
                   "of total debt in 2019?")
@@ -279,7 +279,7 @@ def test_percentage_difference_between_two_cells(debt) -> None:  # noqa: ANN001
     assert [o.value for o in r.derivations[0].operands] == [896.5, 924.7]
 
 
-def test_ratio_no_guess(prices, debt, buckets) -> None:  # noqa: ANN001
+def test_ratio_no_guess(prices, debt, buckets) -> None:
     # a proportion above 1: the part and the whole were read the wrong way round
     assert ask(debt, "What proportion of the senior notes carrying amount in 2019 is the "
                      "total debt carrying amount in 2019?") is None
@@ -315,7 +315,7 @@ def adoption(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_percentage_increase_after_adoption(adoption) -> None:  # noqa: ANN001
+def test_percentage_increase_after_adoption(adoption) -> None:
     # "after adoption of new standard": As Reported against the balance without it
     r = ask(adoption, "What is the percentage increase in Total assets after adoption of new "
                       "standard?")
@@ -333,7 +333,7 @@ def test_percentage_increase_after_adoption(adoption) -> None:  # noqa: ANN001
                          "standard?") is None
 
 
-def test_a_period_line_over_the_total_of_the_span(buybacks) -> None:  # noqa: ANN001
+def test_a_period_line_over_the_total_of_the_span(buybacks) -> None:
     con = buybacks.store.con
     r = pair.resolve("What was the total number of shares purchased in the first month as a "
                      "percentage of total shares purchased in the three month period?", con)

@@ -49,12 +49,12 @@ def pkb(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def _ask(kb, q: str):  # noqa: ANN001, ANN201
+def _ask(kb, q: str):
     r = tableqa_parts.resolve(q, kb.store.con)
     return None if r is None else (r.answer, r.scale)
 
 
-def test_the_parts_of_the_named_column_and_period_are_added(kb) -> None:  # noqa: ANN001
+def test_the_parts_of_the_named_column_and_period_are_added(kb) -> None:
     assert _ask(kb, "What was the total USD denominated monetary assets as at 31 December "
                     "2019?") == (28101.0, "million")
     assert _ask(kb, "What was the total USD denominated monetary assets as at 31 December "
@@ -63,12 +63,12 @@ def test_the_parts_of_the_named_column_and_period_are_added(kb) -> None:  # noqa
                     "December 2019?") == (2911.0, "million")
 
 
-def test_bracketed_liabilities_total_their_size(kb) -> None:  # noqa: ANN001
+def test_bracketed_liabilities_total_their_size(kb) -> None:
     assert _ask(kb, "What was the total non-USD denominated monetary liabilities as at 31 "
                     "December 2019?") == (20471.0, "million")
 
 
-def test_a_column_in_doubt_or_a_named_part_declines(kb) -> None:  # noqa: ANN001
+def test_a_column_in_doubt_or_a_named_part_declines(kb) -> None:
     assert _ask(kb, "What was the total monetary assets as at 31 December 2019?") is None
     assert _ask(kb, "What was the total USD denominated current monetary assets as at 31 "
                     "December 2019?") is None
@@ -76,7 +76,7 @@ def test_a_column_in_doubt_or_a_named_part_declines(kb) -> None:  # noqa: ANN001
                     "to 2019?") is None
 
 
-def test_period_columns_and_an_item_with_its_own_line(pkb) -> None:  # noqa: ANN001
+def test_period_columns_and_an_item_with_its_own_line(pkb) -> None:
     assert _ask(pkb, "What was the total deferred revenue in 2019?") == (620.0, "thousand")
     # "Other assets" has a line of its own: that line is the total, not this reader's sum
     assert _ask(pkb, "What was the total other assets in 2019?") is None

@@ -32,7 +32,7 @@ SPACED = [
 ]
 
 
-def _open(tmp_path_factory: pytest.TempPathFactory, rows: list, cols: list[str], name: str):  # noqa: ANN202
+def _open(tmp_path_factory: pytest.TempPathFactory, rows: list, cols: list[str], name: str):
     df = pd.DataFrame(rows, columns=cols)
     df.attrs["title"] = "Results (in thousands)"
     k = hyrag.open(tmp_path_factory.mktemp(name) / "kb", settings=Settings(
@@ -64,7 +64,7 @@ def q4(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return tableqa.resolve(q, kb.store.con)
 
 
@@ -80,7 +80,7 @@ def test_the_question_names_dates_and_quarters_with_elided_years() -> None:
     assert not periods.accounts_for_years("Q4 2019 against the 2018 total")
 
 
-def test_a_quarter_ended_on_a_date_is_that_column(quarters) -> None:  # noqa: ANN001
+def test_a_quarter_ended_on_a_date_is_that_column(quarters) -> None:
     r = ask(quarters, "What was the revenue for the quarter ended July 27, 2019?")
     assert (r.operation, r.answer) == ("lookup", 1300.0)
     r = ask(quarters, "What was the change in revenue between the quarters ended July 27 and "
@@ -91,20 +91,20 @@ def test_a_quarter_ended_on_a_date_is_that_column(quarters) -> None:  # noqa: AN
     assert (r.operation, r.answer) == ("change_ratio", 60.0)
 
 
-def test_a_date_the_table_does_not_hold_is_not_guessed(quarters) -> None:  # noqa: ANN001
+def test_a_date_the_table_does_not_hold_is_not_guessed(quarters) -> None:
     assert ask(quarters, "What was the revenue for the quarter ended June 30, 2019?") is None
     # a year alone names three quarters' columns: which one is not said
     assert ask(quarters, "What was the revenue in 2019?") is None
 
 
-def test_two_dates_of_one_year_are_two_columns(dated) -> None:  # noqa: ANN001
+def test_two_dates_of_one_year_are_two_columns(dated) -> None:
     r = ask(dated, "What are the respective cash amounts at June 30 and December 31, 2019?")
     assert (r.operation, r.answer) == ("each", [3800.0, 3800.0])
     r = ask(dated, "What is the change in receivables between June 30 and December 31, 2019?")
     assert (r.operation, r.answer) == ("difference", 20.0)
 
 
-def test_an_elided_quarter_repeats_for_the_bare_year(q4) -> None:  # noqa: ANN001
+def test_an_elided_quarter_repeats_for_the_bare_year(q4) -> None:
     r = ask(q4, "What is the sum of the revenues for Wireless in Q4 2019 and 2018?")
     assert (r.operation, r.answer) == ("sum", 4900.0)
     r = ask(q4, "What were the Media revenues for Q4 2018?")
@@ -112,7 +112,7 @@ def test_an_elided_quarter_repeats_for_the_bare_year(q4) -> None:  # noqa: ANN00
     assert ask(q4, "What were the Media revenues for Q3 2018?") is None
 
 
-def test_a_letter_spaced_year_header_is_a_year(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_letter_spaced_year_header_is_a_year(tmp_path_factory) -> None:
     assert parse_time_key("2 0 1 8").key == "2018"
     assert parse_time_key("1 2 3 4") is None
     k = _open(tmp_path_factory, SPACED, ["item", "2019", "2 0 1 8"], "sp")
@@ -123,7 +123,7 @@ def test_a_letter_spaced_year_header_is_a_year(tmp_path_factory) -> None:  # noq
         k.close()
 
 
-def test_a_fiscal_year_across_two_calendar_years_is_its_own_column(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_fiscal_year_across_two_calendar_years_is_its_own_column(tmp_path_factory) -> None:
     k = _open(tmp_path_factory, [["EBIT", "713", "828"], ["Income taxes", "(216)", "(240)"]],
               ["€ million", "2017/2018", "2018/2019"], "fs")
     try:
@@ -145,7 +145,7 @@ def test_a_fiscal_year_across_two_calendar_years_is_its_own_column(tmp_path_fact
         k.close()
 
 
-def test_a_year_end_date_reads_a_plain_year_column_beside_dated_ones(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_year_end_date_reads_a_plain_year_column_beside_dated_ones(tmp_path_factory) -> None:
     k = _open(tmp_path_factory, [["Net sales", "93,662", "103,350"]],
               ["item", "2019", "December 31, 2018"], "ye")
     try:

@@ -51,11 +51,11 @@ def weeks(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return rf.resolve(q, kb.store.con)
 
 
-def test_movement_belongs_to_the_period_its_closing_balance_ends(awards) -> None:  # noqa: ANN001
+def test_movement_belongs_to_the_period_its_closing_balance_ends(awards) -> None:
     r = ask(awards, "What is the number of non-vested shares granted in 2019?")
     assert r is not None and r.operation == "lookup" and r.answer == 500.0
     r = ask(awards, "What is the number of non-vested shares granted in 2018?")
@@ -66,7 +66,7 @@ def test_movement_belongs_to_the_period_its_closing_balance_ends(awards) -> None
     assert r is not None and r.answer == 52.0
 
 
-def test_balance_at_a_date_or_a_year(awards) -> None:  # noqa: ANN001
+def test_balance_at_a_date_or_a_year(awards) -> None:
     r = ask(awards, "What is the number of non-vested shares as of December 31, 2018?")
     assert r is not None and r.answer == 1100.0
     r = ask(awards, "What was the change in the number of non-vested shares from 2018 to 2019?")
@@ -76,7 +76,7 @@ def test_balance_at_a_date_or_a_year(awards) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 10.0
 
 
-def test_movements_across_periods(awards) -> None:  # noqa: ANN001
+def test_movements_across_periods(awards) -> None:
     r = ask(awards, "What is the average number of non-vested shares granted in 2018 and 2019?")
     assert r is not None and r.answer == 450.0
     r = ask(awards, "What was the change in the number of non-vested shares granted from 2018 "
@@ -84,7 +84,7 @@ def test_movements_across_periods(awards) -> None:  # noqa: ANN001
     assert r is not None and r.answer == 100.0
 
 
-def test_bracketed_deduction_and_unbounded_period_abstain(awards) -> None:  # noqa: ANN001
+def test_bracketed_deduction_and_unbounded_period_abstain(awards) -> None:
     # "(350)" vested: the number that vested (350) or the signed figure (-350)?
     assert ask(awards, "What is the number of non-vested shares vested in 2019?") is None
     # no balances bound a 2017 movement in this table
@@ -104,7 +104,7 @@ def test_bracketed_deduction_and_unbounded_period_abstain(awards) -> None:  # no
                        "2019 under the retention plan?") is None
 
 
-def test_dates_between_balances_and_52_week_years(weeks) -> None:  # noqa: ANN001
+def test_dates_between_balances_and_52_week_years(weeks) -> None:
     r = ask(weeks, "What is the respective number of nonvested shares granted on January 1, "
                    "2017 and between December 30, 2018 and December 29, 2019?")
     assert r is not None and r.operation == "each" and r.answer == [132.0, 353.0]
@@ -117,14 +117,14 @@ def test_dates_between_balances_and_52_week_years(weeks) -> None:  # noqa: ANN00
     assert ask(weeks, "How many nonvested shares were granted on January 1, 2018?") is None
 
 
-def test_engine_answers_through_the_reader(awards) -> None:  # noqa: ANN001
+def test_engine_answers_through_the_reader(awards) -> None:
     eng = AnswerEngine(awards)
     ans = eng.ask("What is the number of non-vested shares granted in 2019?")
     assert ans.decision == "answer"
     assert eng.last_table_answer["value"] == 500.0
 
 
-def test_dated_labels_without_balances_are_no_roll_forward(tmp_path_factory) -> None:  # noqa: ANN001
+def test_dated_labels_without_balances_are_no_roll_forward(tmp_path_factory) -> None:
     k = statement_kb(tmp_path_factory, NOT_ROLLED, None, "debt", ["Debt", "Amount"])
     try:
         assert rf.tables(k.store.con) == []
@@ -152,7 +152,7 @@ def options(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_movement_over_a_balance(options) -> None:  # noqa: ANN001
+def test_a_movement_over_a_balance(options) -> None:
     r = ask(options, "What is the proportion of granted shares between 2017 and 2018 over "
                      "outstanding shares at September 30, 2017?")
     assert r is not None and (r.operation, r.answer) == ("ratio", 0.11)

@@ -48,7 +48,7 @@ def costs(tmp_path_factory: pytest.TempPathFactory):
 ask = ask_with_table_answer
 
 
-def answered(kb, q: str) -> tuple:  # noqa: ANN001
+def answered(kb, q: str) -> tuple:
     ans, ta = ask(kb, q)
     assert ans.decision == "answer", (q, ans.decision, ans.text)
     assert not ans.verification.get("failures"), ans.verification.get("failures")
@@ -56,14 +56,14 @@ def answered(kb, q: str) -> tuple:  # noqa: ANN001
     return ta["operation"], ta["value"], ta["scale"]
 
 
-def test_a_column_of_a_row_over_the_rows_total_column(kb) -> None:  # noqa: ANN001
+def test_a_column_of_a_row_over_the_rows_total_column(kb) -> None:
     # "of more than 5 years": the column; "the total purchase obligations": the row's Total
     assert answered(kb, "What is the percentage of the purchase obligations of more than 5 "
                         "years in the total purchase obligations?") == (
         "percent_of", 10.0, "percent")
 
 
-def test_a_cell_over_its_columns_total_line(kb) -> None:  # noqa: ANN001
+def test_a_cell_over_its_columns_total_line(kb) -> None:
     # the Total line adds up over the lines above it in the column (the header line without
     # figures is skipped); "one year" is the header's "1 year"
     assert answered(kb, "What is the value of purchase obligations that are due in less than "
@@ -71,13 +71,13 @@ def test_a_cell_over_its_columns_total_line(kb) -> None:  # noqa: ANN001
         "percent_of", 75.0, "percent")
 
 
-def test_two_lines_in_their_total_column(kb) -> None:  # noqa: ANN001
+def test_two_lines_in_their_total_column(kb) -> None:
     assert answered(kb, "What is the value of the company's total operating leases as a "
                         "percentage of its total purchase obligations?") == (
         "percent_of", 50.0, "percent")
 
 
-def test_a_ratio_is_a_fraction(kb) -> None:  # noqa: ANN001
+def test_a_ratio_is_a_fraction(kb) -> None:
     assert answered(kb, "What is the ratio of the operating leases due in 1-3 years to the "
                         "total purchase obligations due in 1-3 years?")[1:] == (1.17, "")
     # a proportion above 1 is a part and a whole read the wrong way round
@@ -85,7 +85,7 @@ def test_a_ratio_is_a_fraction(kb) -> None:  # noqa: ANN001
                    "total purchase obligations due in 1-3 years?")[0].decision != "answer"
 
 
-def test_an_unlabelled_total_line_of_a_year(costs) -> None:  # noqa: ANN001
+def test_an_unlabelled_total_line_of_a_year(costs) -> None:
     assert answered(costs, "For 2018, what is the percentage of constitution of employee "
                            "severance and related costs among the total cost?") == (
         "percent_of", 80.0, "percent")
@@ -104,7 +104,7 @@ def test_the_question_is_split_at_the_word_introducing_the_whole() -> None:
     assert tableqa_shares.split("What is the percentage of A?") is None
 
 
-def test_a_total_that_does_not_add_up_is_not_a_whole(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_total_that_does_not_add_up_is_not_a_whole(tmp_path_factory) -> None:
     rows = [["Alpha", "100", "60", "40"], ["Beta", "50", "20", "20"],
             ["Total", "170", "80", "70"]]
     k = statement_kb(tmp_path_factory, rows, "Segments", "bad",
@@ -123,7 +123,7 @@ def test_a_total_that_does_not_add_up_is_not_a_whole(tmp_path_factory) -> None: 
         k.close()
 
 
-def test_a_part_the_words_do_not_pin_down_is_not_guessed(kb) -> None:  # noqa: ANN001
+def test_a_part_the_words_do_not_pin_down_is_not_guessed(kb) -> None:
     # which column of long-term debt? the question names none and says no "total" of its own
     ans, _ = ask(kb, "What is the percentage of long-term debt among the obligations?")
     assert ans.decision != "answer"
@@ -146,7 +146,7 @@ PLAN = [
 ]
 
 
-def test_a_line_over_a_line_its_label_dates(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_line_over_a_line_its_label_dates(tmp_path_factory) -> None:
     k = statement_kb(tmp_path_factory, ROLL, "Non-vested awards", "roll",
                      columns=("Non-vested awards", "Shares", "Weighted-average fair value"))
     try:
@@ -162,7 +162,7 @@ def test_a_line_over_a_line_its_label_dates(tmp_path_factory) -> None:  # noqa: 
         k.close()
 
 
-def test_two_columns_of_one_line(tmp_path_factory) -> None:  # noqa: ANN001
+def test_two_columns_of_one_line(tmp_path_factory) -> None:
     k = statement_kb(tmp_path_factory, PLAN, "Restructuring plan", "plan",
                      columns=("Restructuring plan", "Workforce reduction", "Facility costs",
                               "Total"))
@@ -177,7 +177,7 @@ def test_two_columns_of_one_line(tmp_path_factory) -> None:  # noqa: ANN001
         k.close()
 
 
-def test_one_line_in_two_years(costs) -> None:  # noqa: ANN001
+def test_one_line_in_two_years(costs) -> None:
     # a comparison of two periods, not a part of a whole: it may exceed 100 %
     assert answered(costs, "What is the 2018 other costs expressed as a percentage of 2019 "
                            "other costs?") == ("percent_of", 200.0, "percent")
@@ -185,7 +185,7 @@ def test_one_line_in_two_years(costs) -> None:  # noqa: ANN001
                            "2018?")[1:] == (0.5, "")
 
 
-def test_a_sum_of_listed_lines_over_their_total(costs, kb) -> None:  # noqa: ANN001
+def test_a_sum_of_listed_lines_over_their_total(costs, kb) -> None:
     assert answered_n(costs, "What is the proportion, in percentage, of facility costs and "
                              "other over the total costs in 2019?", 3) == (
         "percent_of", 25.0, "percent")
@@ -197,7 +197,7 @@ def test_a_sum_of_listed_lines_over_their_total(costs, kb) -> None:  # noqa: ANN
                       "over the total costs in 2018?")[0].decision != "answer"
 
 
-def answered_n(kb, q: str, n: int) -> tuple:  # noqa: ANN001
+def answered_n(kb, q: str, n: int) -> tuple:
     ans, ta = ask(kb, q)
     assert ans.decision == "answer", (q, ans.decision, ans.text)
     assert not ans.verification.get("failures"), ans.verification.get("failures")

@@ -41,7 +41,7 @@ SALES = [
 ]
 
 
-def _kb(tmp_path_factory, grid):  # noqa: ANN001, ANN202
+def _kb(tmp_path_factory, grid):
     k = hyrag.open(tmp_path_factory.mktemp("stated") / "kb", settings=Settings(
         answer_use_search=False))
     ingest_grid(k, grid, "report_table")
@@ -57,11 +57,11 @@ def kbs(tmp_path_factory: pytest.TempPathFactory):
         k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return stated.resolve(q, kb.store.con)
 
 
-def test_stated_change_quoted(kbs) -> None:  # noqa: ANN001
+def test_stated_change_quoted(kbs) -> None:
     r = ask(kbs["ebitda"], "What was the percentage change in underlying EBITDA between 2018 "
                            "and 2019?")
     assert r is not None and (r.answer, r.scale) == ("36%", "")
@@ -71,7 +71,7 @@ def test_stated_change_quoted(kbs) -> None:  # noqa: ANN001
     assert r is not None and (r.answer, r.scale) == (13.2, "percent")
 
 
-def test_change_column_of_the_periods_asked(kbs) -> None:  # noqa: ANN001
+def test_change_column_of_the_periods_asked(kbs) -> None:
     r = ask(kbs["sales"], "What was the percentage increase in modules sales from 2018 to 2019?")
     assert r is not None and r.answer == "191%"
     # the amount column compares 2018 with 2019: the stated change is no answer for 2017
@@ -82,7 +82,7 @@ def test_change_column_of_the_periods_asked(kbs) -> None:  # noqa: ANN001
                              "2019?") is None
 
 
-def test_named_columns_between_the_periods(kbs) -> None:  # noqa: ANN001
+def test_named_columns_between_the_periods(kbs) -> None:
     r = ask(kbs["interest"], "How much was the actual and constant percentage change in "
                              "interest expense?")
     assert r is not None and r.answer == ["3%", "4%"]
@@ -92,7 +92,7 @@ def test_named_columns_between_the_periods(kbs) -> None:  # noqa: ANN001
     assert ask(kbs["interest"], "What was the percentage change in interest expense?") is None
 
 
-def test_no_guess(kbs) -> None:  # noqa: ANN001
+def test_no_guess(kbs) -> None:
     # a change in a percentage, not a percentage change
     assert ask(kbs["ebitda"], "What was the change in EBITDA between 2018 and 2019?") is None
     # other periods than the change compares
@@ -104,7 +104,7 @@ def test_no_guess(kbs) -> None:  # noqa: ANN001
                               "and 2019?") is None
 
 
-def test_engine_answers_through_the_reader(kbs) -> None:  # noqa: ANN001
+def test_engine_answers_through_the_reader(kbs) -> None:
     eng = AnswerEngine(kbs["ebitda"])
     ans = eng.ask("What was the percentage change in underlying EBITDA between 2018 and 2019?")
     assert ans.decision == "answer" and "36%" in ans.text
@@ -133,7 +133,7 @@ def common(tmp_path_factory: pytest.TempPathFactory):
         k.close()
 
 
-def test_common_size_line_in_percent(common) -> None:  # noqa: ANN001
+def test_common_size_line_in_percent(common) -> None:
     r = stated.common_size("What was the change in percentage of sales represented by gross "
                            "profit between 2018 and 2019?", common["common"].store.con)
     assert r is not None and round(r.answer, 2) == -10.9 and r.scale == "percent"
@@ -142,7 +142,7 @@ def test_common_size_line_in_percent(common) -> None:  # noqa: ANN001
     assert r is not None and (r.answer, r.scale) == (33.1, "percent")
 
 
-def test_common_size_needs_the_hundred_line(common) -> None:  # noqa: ANN001
+def test_common_size_needs_the_hundred_line(common) -> None:
     # no line named as the base
     assert stated.common_size("What was the percentage of revenue represented by gross "
                               "profit in 2019?", common["common"].store.con) is None

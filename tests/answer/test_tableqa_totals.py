@@ -45,52 +45,52 @@ def leases(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return tableqa.resolve(q, kb.store.con)
 
 
-def test_a_percentage_line_does_not_stand_for_the_amount(kb) -> None:  # noqa: ANN001
+def test_a_percentage_line_does_not_stand_for_the_amount(kb) -> None:
     r = ask(kb, "What is the Total net revenue for fiscal 2019 and 2018?")
     assert (r.operation, r.answer) == ("sum", 3944.0)
     assert [x.entity for x in r.requirements] == ["Net revenues", "Net revenues"]
 
 
-def test_a_question_asking_a_percentage_still_reads_the_percentage_line(kb) -> None:  # noqa: ANN001
+def test_a_question_asking_a_percentage_still_reads_the_percentage_line(kb) -> None:
     r = ask(kb, "What was the percentage of total net revenues in 2019?")
     assert r.requirements[0].entity == "Percentage of total net revenues"
 
 
-def test_a_total_line_is_summed_over_the_span_the_question_totals(kb) -> None:  # noqa: ANN001
+def test_a_total_line_is_summed_over_the_span_the_question_totals(kb) -> None:
     r = ask(kb, "What is the total value of other non-current assets between 2018 to 2019?")
     assert (r.operation, r.answer) == ("sum", 50466.0)
 
 
-def test_a_total_line_named_for_two_years_stays_unanswered(kb) -> None:  # noqa: ANN001
+def test_a_total_line_named_for_two_years_stays_unanswered(kb) -> None:
     # "Total other non-current assets in 2019 and 2018": both figures, or their sum?
     r = ask(kb, "What were the total other non-current assets in 2019 and 2018?")
     assert r is None or r.operation == "each"
 
 
-def test_a_total_line_over_both_years_is_their_sum(kb) -> None:  # noqa: ANN001
+def test_a_total_line_over_both_years_is_their_sum(kb) -> None:
     # "in both 2019 and 2018" gathers the years into the one figure "total" asks for
     r = ask(kb, "What is the total other non-current assets in both 2019 and 2018?")
     assert (r.operation, r.answer) == ("sum", 50466.0)
 
 
-def _aggregate(kb, q: str):  # noqa: ANN001, ANN201
+def _aggregate(kb, q: str):
     res = tableops.resolve(q, kb.store.con)
     return None if res is None else res.answer
 
 
-def test_a_sum_over_period_rows_runs_over_the_named_periods(leases) -> None:  # noqa: ANN001
+def test_a_sum_over_period_rows_runs_over_the_named_periods(leases) -> None:
     assert _aggregate(leases, "What is the sum of finance leases from 2020 to 2024?") == 140.0
 
 
-def test_a_sum_naming_periods_the_rows_do_not_hold_abstains(leases) -> None:  # noqa: ANN001
+def test_a_sum_naming_periods_the_rows_do_not_hold_abstains(leases) -> None:
     assert _aggregate(leases, "What is the sum of finance leases from 2017 to 2019?") is None
 
 
-def test_a_schedule_of_period_rows_reads_its_columns_as_line_items(leases) -> None:  # noqa: ANN001
+def test_a_schedule_of_period_rows_reads_its_columns_as_line_items(leases) -> None:
     r = ask(leases, "What was the change in operating leases between 2021 and 2022?")
     assert (r.operation, r.answer) == ("difference", -53.0)
     r = ask(leases, "What is the percentage change in the amount of operating leases in 2021 "
@@ -102,7 +102,7 @@ def test_a_schedule_of_period_rows_reads_its_columns_as_line_items(leases) -> No
     assert ask(leases, "What is the average finance leases from 2024 to 2026?") is None
 
 
-def test_a_lone_year_among_row_labels_is_no_period(tmp_path) -> None:  # noqa: ANN001
+def test_a_lone_year_among_row_labels_is_no_period(tmp_path) -> None:
     # "1962" beside "1964-1967" labels a row of a list; only a run of years is a schedule
     df = pd.DataFrame([["1975-present", "72"], ["1964-1967", "47"], ["1962", "45"]],
                       columns=["item", "Floors"])

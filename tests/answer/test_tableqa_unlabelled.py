@@ -87,11 +87,11 @@ def shares(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def ask(kb, q: str):  # noqa: ANN001, ANN201
+def ask(kb, q: str):
     return tableqa.resolve(q, kb.store.con)
 
 
-def test_an_unlabelled_total_under_a_heading_is_the_headings_total(assets) -> None:  # noqa: ANN001
+def test_an_unlabelled_total_under_a_heading_is_the_headings_total(assets) -> None:
     r = ask(assets, "What is the percentage change in the total long-lived assets from 2018 "
                     "to 2019?")
     assert r.requirements[0].entity == "Total long-lived assets"
@@ -99,44 +99,44 @@ def test_an_unlabelled_total_under_a_heading_is_the_headings_total(assets) -> No
                                                              2))
 
 
-def test_an_unlabelled_total_is_named_by_what_its_lines_share(dividends) -> None:  # noqa: ANN001
+def test_an_unlabelled_total_is_named_by_what_its_lines_share(dividends) -> None:
     r = ask(dividends, "What is the percentage change in the total dividends paid from 2018 "
                        "to 2019?")
     assert r.requirements[0].entity == "Total dividend"
     assert r.answer == 9.73
 
 
-def test_a_labels_own_period_is_no_part_of_its_name(dividends) -> None:  # noqa: ANN001
+def test_a_labels_own_period_is_no_part_of_its_name(dividends) -> None:
     r = ask(dividends, "What is the percentage change in the final dividend from 2018 to 2019?")
     assert r.requirements[0].entity.startswith("Final dividend")
     assert r.answer == 6.33
 
 
-def test_an_unlabelled_row_that_does_not_add_up_stays_nameless(memo, assets) -> None:  # noqa: ANN001
+def test_an_unlabelled_row_that_does_not_add_up_stays_nameless(memo, assets) -> None:
     assert tableqa_totals.names(memo.store.con) == {}
     assert list(tableqa_totals.names(assets.store.con).values()) == ["Total long-lived assets"]
     assert ask(memo, "What was the change in the total from 2018 to 2019?") is None
 
 
-def test_a_bracketed_lines_percentage_change_is_the_change_in_its_size(brackets) -> None:  # noqa: ANN001
+def test_a_bracketed_lines_percentage_change_is_the_change_in_its_size(brackets) -> None:
     r = ask(brackets, "What was the percentage change in the allowance for losses between 2018 "
                       "and 2019?")
     assert r.answer == 41.67
     assert [o.value for o in r.derivations[0].operands] == [168.0, 238.0]
 
 
-def test_a_base_turning_from_negative_to_positive_is_not_guessed(brackets) -> None:  # noqa: ANN001
+def test_a_base_turning_from_negative_to_positive_is_not_guessed(brackets) -> None:
     assert ask(brackets, "What was the percentage change in net income (loss) between 2018 "
                          "and 2019?") is None
 
 
-def test_a_percentage_change_of_a_rate_is_not_guessed(brackets) -> None:  # noqa: ANN001
+def test_a_percentage_change_of_a_rate_is_not_guessed(brackets) -> None:
     # relative (6.67%) or in points (0.25)? Readers take either
     assert ask(brackets, "What is the percentage change in the discount rate between 2018 "
                          "and 2019?") is None
 
 
-def test_a_label_saying_attributable_to_asks_for_no_explanation(brackets) -> None:  # noqa: ANN001
+def test_a_label_saying_attributable_to_asks_for_no_explanation(brackets) -> None:
     ans, t = ask_with_table_answer(brackets, "What was the percentage change in Net income "
                                    "attributable to Example Corporation stockholders between "
                                    "2018 and 2019?")
@@ -144,14 +144,14 @@ def test_a_label_saying_attributable_to_asks_for_no_explanation(brackets) -> Non
     assert t["value"] == 52.69
 
 
-def test_an_average_the_direct_route_only_lists_is_computed(brackets) -> None:  # noqa: ANN001
+def test_an_average_the_direct_route_only_lists_is_computed(brackets) -> None:
     ans, t = ask_with_table_answer(brackets, "What is the average number of rights 'outstanding "
                                    "at end of period' for 2018 and 2019?")
     assert ans.decision == "answer"
     assert t is not None and t["value"] == 12085176.0
 
 
-def test_a_count_column_does_not_answer_a_money_question(shares) -> None:  # noqa: ANN001
+def test_a_count_column_does_not_answer_a_money_question(shares) -> None:
     assert ask(shares, "What is the average balance at end of period for 2018 and 2019 in "
                        "terms of $M?") is None
     assert ask(shares, "What is the average balance at end of period for 2018 and 2019?"
@@ -178,7 +178,7 @@ def carry(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_sum_of_all_lines_under_a_heading(carry) -> None:  # noqa: ANN001
+def test_the_sum_of_all_lines_under_a_heading(carry) -> None:
     from hyrag.answer import tableqa_headsum
 
     r = tableqa_headsum.resolve("What was the sum of all Tax credit carryforwards?",
@@ -210,10 +210,10 @@ def balance(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_named_textbook_ratio_reads_the_total_lines(balance) -> None:  # noqa: ANN001
+def test_a_named_textbook_ratio_reads_the_total_lines(balance) -> None:
     from hyrag.answer import tableqa_ratios
 
-    def ratio(q: str):  # noqa: ANN202
+    def ratio(q: str):
         r = tableqa_ratios.resolve(q, balance.store.con)
         return None if r is None else r.answer
 

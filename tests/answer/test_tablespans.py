@@ -40,7 +40,7 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
 ask = ask_with_table_answer
 
 
-def answered(kb, q: str) -> tuple[str, object]:  # noqa: ANN001
+def answered(kb, q: str) -> tuple[str, object]:
     ans, ta = ask(kb, q)
     assert ans.decision == "answer", (q, ans.decision, ans.text)
     assert not ans.verification.get("failures"), ans.verification.get("failures")
@@ -48,19 +48,19 @@ def answered(kb, q: str) -> tuple[str, object]:  # noqa: ANN001
     return ta["operation"], ta["value"]
 
 
-def test_the_tables_periods(kb) -> None:  # noqa: ANN001
+def test_the_tables_periods(kb) -> None:
     assert answered(kb, "Which years does the table provide information for?") == (
         "periods", ["2019", "2018", "2017"])
     assert answered(kb, "What are the years included in the table?")[1] == [
         "2019", "2018", "2017"]
 
 
-def test_a_lines_periods_are_the_years_it_has_a_figure_for(kb) -> None:  # noqa: ANN001
+def test_a_lines_periods_are_the_years_it_has_a_figure_for(kb) -> None:
     assert answered(kb, "In which years was other revenue recorded?") == (
         "periods", ["2019", "2018"])
 
 
-def test_components_are_the_lines_that_add_up_to_the_total(kb) -> None:  # noqa: ANN001
+def test_components_are_the_lines_that_add_up_to_the_total(kb) -> None:
     assert answered(kb, "What are the components of total revenue?") == (
         "components", ["Product revenue", "Service revenue", "Other revenue"])
     # "revenue" names "Total revenue"; a section header row ends the block above a total
@@ -68,12 +68,12 @@ def test_components_are_the_lines_that_add_up_to_the_total(kb) -> None:  # noqa:
         "Marketing", "Research"]
 
 
-def test_how_many_components(kb) -> None:  # noqa: ANN001
+def test_how_many_components(kb) -> None:
     assert answered(kb, "How many components are there under total revenue?") == (
         "count_components", 3.0)
 
 
-def test_a_deduction_is_not_a_type(kb) -> None:  # noqa: ANN001
+def test_a_deduction_is_not_a_type(kb) -> None:
     # gross profit = total revenue + (cost of sales): both components, but the cost, opposite
     # in sign to the total, is no "type" of gross profit — one type left is no answer
     assert answered(kb, "What are the components of gross profit?")[1] == [
@@ -82,19 +82,19 @@ def test_a_deduction_is_not_a_type(kb) -> None:  # noqa: ANN001
     assert ans.decision == "abstain"
 
 
-def test_lines_with_a_figure_in_one_year_but_not_another(kb) -> None:  # noqa: ANN001
+def test_lines_with_a_figure_in_one_year_but_not_another(kb) -> None:
     assert answered(kb, "How many items had values in 2018 but not in 2017?") == (
         "count_new", 2.0)
 
 
-def test_the_largest_part_of_a_named_whole(kb) -> None:  # noqa: ANN001
+def test_the_largest_part_of_a_named_whole(kb) -> None:
     assert answered(kb, "Which component of total revenue was the largest in 2018?") == (
         "part_max", "Product revenue")
     assert answered(kb, "Which component of total revenue was the smallest in 2019?")[1] == (
         "Other revenue")
 
 
-def test_structure_questions_not_answerable_are_abstained_on(kb) -> None:  # noqa: ANN001
+def test_structure_questions_not_answerable_are_abstained_on(kb) -> None:
     # no lines add up to "Total staff" (12 + 3 != 16 and one off in every year, more than
     # rounding explains): its parts are not guessed
     ans, _ = ask(kb, "What are the components of total staff?")
@@ -110,7 +110,7 @@ def test_structure_questions_not_answerable_are_abstained_on(kb) -> None:  # noq
 
 
 def test_question_kinds() -> None:
-    k = tablespans._kind  # noqa: SLF001
+    k = tablespans._kind
     assert k("Which years does the table provide information for net sales?") == "periods"
     assert k("In which years was the total equity calculated?") == "periods"
     assert k("In which year was revenue larger?") is None  # a comparison: tableqa's
@@ -123,7 +123,7 @@ def test_question_kinds() -> None:
     assert k("In which year was the remaining charge the largest?") is None
 
 
-def test_several_years_of_one_line_in_the_questions_order(kb) -> None:  # noqa: ANN001
+def test_several_years_of_one_line_in_the_questions_order(kb) -> None:
     r = tableqa.resolve("What was the product revenue in 2019 and 2018?", kb.store.con)
     assert (r.operation, r.answer, r.scale) == ("each", [600.0, 500.0], "thousand")
     r = tableqa.resolve("What was the service revenue for 2017, 2018 and 2019?", kb.store.con)
@@ -133,7 +133,7 @@ def test_several_years_of_one_line_in_the_questions_order(kb) -> None:  # noqa: 
     assert r is None or r.operation != "each"
 
 
-def test_thresholds_read_without_a_space_and_below_zero(kb) -> None:  # noqa: ANN001
+def test_thresholds_read_without_a_space_and_below_zero(kb) -> None:
     r = tableqa.resolve("In which year was service revenue less than260 thousand?",
                         kb.store.con)
     assert (r.operation, sorted(r.answer)) == ("years_where", ["2017", "2018"])
@@ -165,13 +165,13 @@ def obligations(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_respective_cells_rows_by_one_column(obligations) -> None:  # noqa: ANN001
+def test_respective_cells_rows_by_one_column(obligations) -> None:
     op, vals = answered(obligations, "What are the respective values of operating lease and "
                                      "financing obligations due in 1 to 3 years?")
     assert (op, vals) == ("cells", [19812.0, 5912.0])
 
 
-def test_respective_cells_one_row_by_columns_in_the_questions_order(obligations) -> None:  # noqa: ANN001
+def test_respective_cells_one_row_by_columns_in_the_questions_order(obligations) -> None:
     assert answered(obligations, "What are the respective purchase obligations due in 1 to 3 "
                                  "years and less than one year?")[1] == [16220.0, 55755.0]
     # "total" names the total row, not also the Total column
@@ -180,13 +180,13 @@ def test_respective_cells_one_row_by_columns_in_the_questions_order(obligations)
         74875.0, 14146.0]
 
 
-def test_respective_cells_with_an_empty_cell_are_abstained_on(obligations) -> None:  # noqa: ANN001
+def test_respective_cells_with_an_empty_cell_are_abstained_on(obligations) -> None:
     ans, _ = ask(obligations, "What are the respective values of operating lease and financing "
                               "obligations due in 3 to 5 years?")
     assert ans.decision == "abstain"
 
 
-def test_which_year_a_line_was_negative(kb) -> None:  # noqa: ANN001
+def test_which_year_a_line_was_negative(kb) -> None:
     r = tableqa.resolve("In which year was cost of sales negative?", kb.store.con)
     assert (r.operation, sorted(r.answer)) == ("years_where", ["2017", "2018", "2019"])
     r = tableqa.resolve("In which year was gross profit positive?", kb.store.con)
@@ -194,19 +194,19 @@ def test_which_year_a_line_was_negative(kb) -> None:  # noqa: ANN001
 
 
 def test_a_figure_question_is_no_part_superlative() -> None:
-    assert tablespans._kind("What was the maximum exposure to credit risk in 2019?") is None  # noqa: SLF001
-    assert tablespans._kind("For 2019, what is the component that contributed the most to "  # noqa: SLF001
+    assert tablespans._kind("What was the maximum exposure to credit risk in 2019?") is None
+    assert tablespans._kind("For 2019, what is the component that contributed the most to "
                             "total revenue?") == "part_extreme"
 
 
-def test_periods_of_a_line_named_through_its_total(kb) -> None:  # noqa: ANN001
+def test_periods_of_a_line_named_through_its_total(kb) -> None:
     assert answered(kb, "For which year(s) is staff recorded?")[1] == ["2019", "2018", "2017"]
     # a line the knowledge base does not hold, and no "table" to fall back on: no answer
     ans, _ = ask(kb, "In which years was goodwill calculated?")
     assert ans.decision == "abstain"
 
 
-def test_the_years_of_the_subject_the_text_introduces_the_table_with(tmp_path_factory) -> None:  # noqa: ANN001
+def test_the_years_of_the_subject_the_text_introduces_the_table_with(tmp_path_factory) -> None:
     """"In which years were deferred charges calculated?" names no line of the table; the text
     introduces the table with that subject ("Deferred charges consisted of the following:"),
     so the table's years are the subject's. A subject the text does not introduce the table

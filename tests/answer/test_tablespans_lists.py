@@ -12,7 +12,7 @@ from hyrag.answer import tableqa, tablespans, tablespans_items
 from tests.answer.conftest import ask_with_table_answer, statement_kb
 
 
-def spans(kb, q: str):  # noqa: ANN001, ANN201
+def spans(kb, q: str):
     return tablespans.resolve(q, kb.store.con)
 
 
@@ -39,7 +39,7 @@ def leases(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_items_a_table_lists_are_the_parts_of_its_total(schemes) -> None:  # noqa: ANN001
+def test_the_items_a_table_lists_are_the_parts_of_its_total(schemes) -> None:
     ans, ta = ask_with_table_answer(schemes, "What financial items are listed in the table?")
     assert ans.decision == "answer", ans.text
     assert not ans.verification.get("failures")
@@ -49,7 +49,7 @@ def test_the_items_a_table_lists_are_the_parts_of_its_total(schemes) -> None:  #
         "Salaries and fees", "Incentive schemes", "Other benefits"]
 
 
-def test_a_table_with_lines_beyond_its_total_is_not_read_as_a_list(leases) -> None:  # noqa: ANN001
+def test_a_table_with_lines_beyond_its_total_is_not_read_as_a_list(leases) -> None:
     res, owned = spans(leases, "What financial items are listed in the table?")
     assert res is None and owned  # which rows are "the items"? abstained on
     ans, _ = ask_with_table_answer(leases, "Which items are shown in the table?")
@@ -79,7 +79,7 @@ def fiscal(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_components_in_a_table_of_fiscal_year_columns(fiscal) -> None:  # noqa: ANN001
+def test_components_in_a_table_of_fiscal_year_columns(fiscal) -> None:
     # 576 - 216 is 360, shown as 359: a unit of rounding, and the other year adds up exactly
     res, _ = spans(fiscal, "What were the components considered when calculating the Profit "
                            "or loss for the period from continuing operations?")
@@ -101,13 +101,13 @@ def maturities(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_more_than_one_year_names_a_heading_not_a_comparison(maturities) -> None:  # noqa: ANN001
+def test_more_than_one_year_names_a_heading_not_a_comparison(maturities) -> None:
     res, owned = spans(maturities, "What financial items does amounts falling due after more "
                                    "than one year consist of?")
     assert owned and res is not None
     assert res.answer == ["Derivative financial instruments", "Deferred tax"]
     # a real comparison stays a figure question
-    assert tablespans._kind("Which items were more than 100 in 2019?") is None  # noqa: SLF001
+    assert tablespans._kind("Which items were more than 100 in 2019?") is None
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +125,7 @@ def related(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_heading_over_one_line_names_that_line(related) -> None:  # noqa: ANN001
+def test_a_heading_over_one_line_names_that_line(related) -> None:
     res, _ = spans(related, "What are the respective sales and purchases for 2018?")
     assert res is not None and res.answer == [26069.0, 256660.0]
     res, _ = spans(related, "What are the respective purchases and sales for 2019?")
@@ -150,7 +150,7 @@ def taxes(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_a_footnote_marked_line_under_the_named_heading(taxes) -> None:  # noqa: ANN001
+def test_a_footnote_marked_line_under_the_named_heading(taxes) -> None:
     r = tableqa.resolve("How much is the 2019 United Kingdom corporation current year tax "
                         "expense?", taxes.store.con)
     assert r is not None and r.answer == 21.0
@@ -170,7 +170,7 @@ def dated(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_dates_a_tables_columns_state(dated) -> None:  # noqa: ANN001
+def test_the_dates_a_tables_columns_state(dated) -> None:
     ans, ta = ask_with_table_answer(dated, "What are the 3 dates listed in the table in "
                                            "chronological order?")
     assert ans.decision == "answer", ans.text  # the dates are grounded in the cells' periods
@@ -181,7 +181,7 @@ def test_the_dates_a_tables_columns_state(dated) -> None:  # noqa: ANN001
     assert res is None and owned  # the table has three: what does the question count?
 
 
-def test_an_explanation_phrase_in_the_lines_name_asks_for_its_figure(tmp_path_factory) -> None:  # noqa: ANN001
+def test_an_explanation_phrase_in_the_lines_name_asks_for_its_figure(tmp_path_factory) -> None:
     rows = [["Net income attributable to common stockholders", "31.5", "155.6", "120.0"],
             ["Weighted-average common stock outstanding", "44.8", "44.3", "40.1"]]
     k = statement_kb(tmp_path_factory, rows, None, "eps")
@@ -215,7 +215,7 @@ def eps(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_total_of_a_heading_is_its_unlabelled_closing_line(eps) -> None:  # noqa: ANN001
+def test_the_total_of_a_heading_is_its_unlabelled_closing_line(eps) -> None:
     from hyrag.answer.tablespans_headings import heading_total
 
     ans, ta = ask_with_table_answer(eps, "What is total basic earnings per share (cents per "
@@ -231,7 +231,7 @@ def test_the_total_of_a_heading_is_its_unlabelled_closing_line(eps) -> None:  # 
     assert heading_total("What is the total other figures in 2019?", con) is None
 
 
-def test_a_total_column_answers_a_line_named_without_a_year(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_total_column_answers_a_line_named_without_a_year(tmp_path_factory) -> None:
     rows = [["Operating leases", "19,437", "4,143", "7,111"],
             ["Capital leases", "65", "27", "38"]]
     k = statement_kb(tmp_path_factory, rows, "Contractual obligations (in thousands)", "due",
@@ -243,7 +243,7 @@ def test_a_total_column_answers_a_line_named_without_a_year(tmp_path_factory) ->
         k.close()
 
 
-def test_a_grid_dated_by_its_section_headings(tmp_path_factory) -> None:  # noqa: ANN001
+def test_a_grid_dated_by_its_section_headings(tmp_path_factory) -> None:
     from hyrag.answer import tableqa_grid
 
     rows = [["As at 31 December 2019", "", ""],
@@ -277,7 +277,7 @@ def test_a_grid_dated_by_its_section_headings(tmp_path_factory) -> None:  # noqa
         k.close()
 
 
-def test_the_periods_a_maturity_schedule_states_in_its_rows(tmp_path_factory) -> None:  # noqa: ANN001
+def test_the_periods_a_maturity_schedule_states_in_its_rows(tmp_path_factory) -> None:
     rows = [["2020", "$460", "47"], ["2021", "361", "28"], ["2022", "308", "22"],
             ["Thereafter", "686", "170"], ["Total lease payments", "1,815", "267"],
             ["Less: interest", "(516)", "(90)"]]
@@ -290,10 +290,10 @@ def test_the_periods_a_maturity_schedule_states_in_its_rows(tmp_path_factory) ->
         assert res.answer == 4.0
     finally:
         k.close()
-    assert tablespans._kind("Which segments had the highest revenue in 2019?") != "periods"  # noqa: SLF001
+    assert tablespans._kind("Which segments had the highest revenue in 2019?") != "periods"
 
 
-def test_an_unlabelled_total_under_date_headings_is_no_item(tmp_path_factory) -> None:  # noqa: ANN001
+def test_an_unlabelled_total_under_date_headings_is_no_item(tmp_path_factory) -> None:
     """Columns headed by dates alone are melted into periods, and ingestion names a row with
     an empty label after its column ("31 March 2019") so that its claim reads as a sentence;
     the readers must still see the table's unlabelled closing line, not a line of that name."""

@@ -22,7 +22,7 @@ def kb(tmp_path: Path):
     k.close()
 
 
-def test_a_measure_the_table_does_not_hold_is_a_gap(kb) -> None:  # noqa: ANN001
+def test_a_measure_the_table_does_not_hold_is_a_gap(kb) -> None:
     a = kb.ask("What was the profit of Nightingale in 2024?")
     assert a.decision == "abstain" and a.values == ()
     assert [(g["entity"], g["attribute"], g["period"]) for g in a.gaps] == [
@@ -30,6 +30,6 @@ def test_a_measure_the_table_does_not_hold_is_a_gap(kb) -> None:  # noqa: ANN001
     assert "40" not in a.text and "no profit" in a.text
 
 
-def test_the_measure_the_table_holds_is_still_answered(kb) -> None:  # noqa: ANN001
+def test_the_measure_the_table_holds_is_still_answered(kb) -> None:
     a = kb.ask("What was the headcount of Nightingale in 2024?")
     assert a.decision == "answer" and a.values == (40.0,)

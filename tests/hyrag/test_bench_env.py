@@ -10,7 +10,7 @@ from hyrag.bench import embed_tier
 
 
 @pytest.mark.parametrize("before", [None, "local"])
-def test_embed_tier_is_restored(monkeypatch, before) -> None:  # noqa: ANN001
+def test_embed_tier_is_restored(monkeypatch, before) -> None:
     if before is None:
         monkeypatch.delenv("HYRAG_EMBED_TIER", raising=False)
     else:
@@ -21,7 +21,7 @@ def test_embed_tier_is_restored(monkeypatch, before) -> None:  # noqa: ANN001
     assert os.environ.get("HYRAG_EMBED_TIER") == before
 
 
-def test_caller_tier_wins_without_force(monkeypatch) -> None:  # noqa: ANN001
+def test_caller_tier_wins_without_force(monkeypatch) -> None:
     monkeypatch.setenv("HYRAG_EMBED_TIER", "local")
     with embed_tier("hashed", force=False):
         assert os.environ["HYRAG_EMBED_TIER"] == "local"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hyrag.bench.tatqa import score
 
 
-def _q(answer, scale: str = "", answer_type: str = "multi-span") -> dict:  # noqa: ANN001
+def _q(answer, scale: str = "", answer_type: str = "multi-span") -> dict:
     return {"answer": answer, "scale": scale, "answer_type": answer_type}
 
 

@@ -21,11 +21,11 @@ from hyrag.bench import wtq
     (["a"], ["a", "b"], False),
     (None, ["a"], False),
 ])
-def test_denotation_accuracy(pred, target, ok) -> None:  # noqa: ANN001
+def test_denotation_accuracy(pred, target, ok) -> None:
     assert wtq.correct(pred, target) is ok
 
 
-def test_the_bench_reads_the_row_a_superlative_picks(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_the_bench_reads_the_row_a_superlative_picks(tmp_path: Path, capsys) -> None:
     (tmp_path / "csv").mkdir()
     (tmp_path / "data").mkdir()
     (tmp_path / "csv" / "club.csv").write_text(

@@ -155,7 +155,7 @@ def _release(p: subprocess.Popen) -> None:
     assert p.returncode == 0
 
 
-def test_a_writer_beside_readers_is_a_clear_error(kb_dir: Path, capsys) -> None:  # noqa: ANN001
+def test_a_writer_beside_readers_is_a_clear_error(kb_dir: Path, capsys) -> None:
     p = _holder(kb_dir, read_only=True)
     try:
         with pytest.raises(StoreError, match="open read-only in another process") as ei:
@@ -170,7 +170,7 @@ def test_a_writer_beside_readers_is_a_clear_error(kb_dir: Path, capsys) -> None:
         _release(p)
 
 
-def test_a_reader_beside_a_writer_is_a_clear_error(kb_dir: Path, capsys) -> None:  # noqa: ANN001
+def test_a_reader_beside_a_writer_is_a_clear_error(kb_dir: Path, capsys) -> None:
     p = _holder(kb_dir, read_only=False)
     try:
         with pytest.raises(StoreError, match="open read-write in another process") as ei:
@@ -200,7 +200,7 @@ def test_an_ungoverned_reader_audits_its_answers(kb_dir: Path) -> None:
                                     [a.audit_id]).fetchone()[0] == len(kb.audit(a.audit_id))
 
 
-def test_tracker_failures_of_readers_are_counted_once(kb_dir: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_tracker_failures_of_readers_are_counted_once(kb_dir: Path, monkeypatch) -> None:
     with hyrag.open(kb_dir, read_only=True, subject="ana") as kb:
         tracker = SchemaEvolutionTracker(kb.store, threshold=3)
         for _ in range(3):
@@ -244,7 +244,7 @@ def test_a_line_a_crash_cut_short_loses_no_later_record(tmp_path: Path) -> None:
 
 
 def test_a_request_that_could_not_be_written_whole_leaves_no_part(tmp_path: Path,
-                                                                   monkeypatch) -> None:  # noqa: ANN001
+                                                                   monkeypatch) -> None:
     import hyrag.readlog as readlog
 
     log = tmp_path / "log.jsonl"

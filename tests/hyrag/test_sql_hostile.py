@@ -65,7 +65,7 @@ def kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture()
-def kb(kb_dir: Path):  # noqa: ANN201
+def kb(kb_dir: Path):
     k = hyrag.open(kb_dir)
     yield k
     k.close()
@@ -73,14 +73,14 @@ def kb(kb_dir: Path):  # noqa: ANN201
 
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("name", SHADOWED)
-def test_a_cte_named_after_a_catalog_relation_is_refused(kb, shape: str, name: str) -> None:  # noqa: ANN001
+def test_a_cte_named_after_a_catalog_relation_is_refused(kb, shape: str, name: str) -> None:
     with pytest.raises(SqlRejected) as e:
         kb.sql(shape.format(n=name))
     assert e.value.reason == REASON_CTE_NAME
     assert SECRET not in str(e.value)
 
 
-def test_a_cte_named_after_an_allowed_table_is_refused(kb) -> None:  # noqa: ANN001
+def test_a_cte_named_after_an_allowed_table_is_refused(kb) -> None:
     with pytest.raises(SqlRejected) as e:
         kb.sql("WITH RECURSIVE kb_sales AS (SELECT 1 AS x) SELECT * FROM kb_sales")
     assert e.value.reason == REASON_CTE_NAME
@@ -93,13 +93,13 @@ def test_a_cte_named_after_an_allowed_table_is_refused(kb) -> None:  # noqa: ANN
     'SELECT * FROM "\u212ab_sales"',
     'WITH "Ä" AS (SELECT 1 AS x) SELECT * FROM "ä"',
 ])
-def test_identifiers_python_and_duckdb_fold_differently_are_refused(kb, sql: str) -> None:  # noqa: ANN001
+def test_identifiers_python_and_duckdb_fold_differently_are_refused(kb, sql: str) -> None:
     with pytest.raises(SqlRejected) as e:
         kb.sql(sql)
     assert e.value.reason == REASON_IDENTIFIER
 
 
-def test_ascii_case_still_matches(kb) -> None:  # noqa: ANN001
+def test_ascii_case_still_matches(kb) -> None:
     assert kb.sql("SELECT count(*) FROM KB_SALES").rows == [(2,)]
     assert kb.sql('WITH T AS (SELECT * FROM "Kb_Sales") SELECT count(*) FROM t').rows == [(2,)]
 
@@ -110,7 +110,7 @@ def test_ascii_case_still_matches(kb) -> None:  # noqa: ANN001
     "WITH RECURSIVE duckdb_databases AS (SELECT * FROM duckdb_databases) "
     "SELECT * FROM duckdb_databases",
 ])
-def test_the_plan_check_alone_refuses_what_the_binder_reads(kb, sql: str) -> None:  # noqa: ANN001
+def test_the_plan_check_alone_refuses_what_the_binder_reads(kb, sql: str) -> None:
     """The second layer on its own: without the catalog's names the sqlglot guard takes the
     inner name for the CTE and accepts; DuckDB's plan shows the real relation, and the plan
     check refuses it."""
@@ -124,7 +124,7 @@ def test_the_plan_check_alone_refuses_what_the_binder_reads(kb, sql: str) -> Non
     assert SECRET not in str(e.value)
 
 
-def test_an_endless_recursive_cte_read_plainly_is_bounded_in_time(kb) -> None:  # noqa: ANN001
+def test_an_endless_recursive_cte_read_plainly_is_bounded_in_time(kb) -> None:
     """Read plainly, an endless recursive CTE either stops at the row cap (DuckDB streams its
     first rows) or at the deadline — never past it (c683b67 returned after 59 s)."""
     t0 = time.perf_counter()
@@ -138,7 +138,7 @@ def test_an_endless_recursive_cte_read_plainly_is_bounded_in_time(kb) -> None:  
     assert time.perf_counter() - t0 < 0.5 + INTERRUPT_GRACE_S + 1.5
 
 
-def test_a_long_scalar_expression_returns_at_the_deadline(kb) -> None:  # noqa: ANN001
+def test_a_long_scalar_expression_returns_at_the_deadline(kb) -> None:
     """One scalar value DuckDB cannot interrupt mid-way: the caller still gets SqlTimeout on
     time (c683b67 waited until the value was built)."""
     t0 = time.perf_counter()
@@ -147,7 +147,7 @@ def test_a_long_scalar_expression_returns_at_the_deadline(kb) -> None:  # noqa: 
     assert time.perf_counter() - t0 < 0.2 + INTERRUPT_GRACE_S + 0.8
 
 
-def test_memory_and_spill_limits_are_set_on_the_store(kb) -> None:  # noqa: ANN001
+def test_memory_and_spill_limits_are_set_on_the_store(kb) -> None:
     ref = duckdb.connect()
     ref.execute(f"SET memory_limit = '{SQL_MEMORY_LIMIT}'")
     ref.execute(f"SET max_temp_directory_size = '{SQL_TEMP_DIRECTORY_LIMIT}'")
@@ -157,12 +157,12 @@ def test_memory_and_spill_limits_are_set_on_the_store(kb) -> None:  # noqa: ANN0
 
 
 @pytest.mark.parametrize("cap", [0, -1, True, 2.5])
-def test_a_bad_row_cap_is_a_clear_error(kb, cap: object) -> None:  # noqa: ANN001
+def test_a_bad_row_cap_is_a_clear_error(kb, cap: object) -> None:
     with pytest.raises(SettingsError, match="row_cap"):
         kb.sql("SELECT 1", row_cap=cap)  # type: ignore[arg-type]
 
 
-def test_row_cap_one_means_one(kb) -> None:  # noqa: ANN001
+def test_row_cap_one_means_one(kb) -> None:
     r = kb.sql("SELECT * FROM range(5)", row_cap=1)
     assert len(r.rows) == 1 and r.truncated
 

@@ -155,7 +155,7 @@ def catalog_of(path: Path) -> frozenset[str]:
         con.close()
 
 
-def plan_of(path: Path, sql: str):  # noqa: ANN201 - PlanReads | None (does not bind)
+def plan_of(path: Path, sql: str):  # PlanReads | None (does not bind)
     con = duckdb.connect(str(path), read_only=True)
     try:
         con.execute("SET enable_external_access = false")

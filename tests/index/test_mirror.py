@@ -21,7 +21,7 @@ INFO = EmbedInfo("hashed", "test-model", DIM)
 
 
 @pytest.fixture(scope="module")
-def pair(tmp_path_factory):  # noqa: ANN201
+def pair(tmp_path_factory):
     """(LanceDB table, its mirror): 600 vectors over 6 sources, 3 kinds, periods with gaps."""
     rng = np.random.default_rng(7)
     n = 600
@@ -54,7 +54,7 @@ FILTERS = [
 
 
 @pytest.mark.parametrize("flt", FILTERS, ids=[str(i) for i in range(len(FILTERS))])
-def test_the_mirror_ranks_as_lancedb_under_each_prefilter(pair, flt) -> None:  # noqa: ANN001
+def test_the_mirror_ranks_as_lancedb_under_each_prefilter(pair, flt) -> None:
     lance, mirror = pair
     rng = np.random.default_rng(11)
     for _ in range(5):
@@ -86,7 +86,7 @@ def test_untimed_vectors_never_pass_a_time_filter(pair) -> None:
     assert hits and not {h.id for h in hits} & untimed
 
 
-def _orders(path, first: int, n: int):  # noqa: ANN001, ANN202
+def _orders(path, first: int, n: int):
     rows = "\n".join(f"SO-{i:05d},{('North', 'South')[i % 2]},202{i % 4}-03-01,{i * 7}"
                      for i in range(first, first + n))
     path.write_text("order_id,region,order_date,revenue\n" + rows + "\n")

@@ -45,7 +45,7 @@ def test_dataframe_caption_becomes_the_title() -> None:
     assert t.title is None
 
 
-def test_caption_scale_on_ingested_values(tmp_path) -> None:  # noqa: ANN001
+def test_caption_scale_on_ingested_values(tmp_path) -> None:
     import hyrag
 
     df = pd.DataFrame({"item": ["Sales", "Margin %"], "2019": ["1,000", "12.5%"],
@@ -60,7 +60,7 @@ def test_caption_scale_on_ingested_values(tmp_path) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("melted", [True, False])
-def test_a_row_labelled_percent_is_not_in_the_captions_scale(tmp_path, melted) -> None:  # noqa: ANN001
+def test_a_row_labelled_percent_is_not_in_the_captions_scale(tmp_path, melted) -> None:
     """"Gross margin (%)" in a "$ million" table holds percentages: 22.9 percent, not 22.9
     million; the amounts beside it keep the caption's scale. Both for a table of periods
     (melted into claims by period) and for one of measures."""
@@ -78,7 +78,7 @@ def test_a_row_labelled_percent_is_not_in_the_captions_scale(tmp_path, melted) -
     assert rows["22.9"] == rows["23.1"] == rows["5.5"] == "percent"
 
 
-def test_caption_added_on_reingest_is_a_new_version(tmp_path) -> None:  # noqa: ANN001
+def test_caption_added_on_reingest_is_a_new_version(tmp_path) -> None:
     """The caption is part of the frame's identity: adding "(in thousands)" to a frame already
     ingested re-scales its amounts instead of being reported unchanged."""
     import hyrag
@@ -108,11 +108,11 @@ def test_caption_added_on_reingest_is_a_new_version(tmp_path) -> None:  # noqa: 
     ([5, 7], ["Capital spending was $5 million."], None),  # small cells match by chance
     ([24193, 24_150], ["It was $24.2 million; the other $24.2 billion."], None),  # a tie
 ])
-def test_scale_from_prose(cells, prose, scale) -> None:  # noqa: ANN001
+def test_scale_from_prose(cells, prose, scale) -> None:
     assert scale_from_prose(cells, prose) == scale
 
 
-def test_pdf_table_without_a_scale_takes_the_one_its_prose_implies(tmp_path) -> None:  # noqa: ANN001
+def test_pdf_table_without_a_scale_takes_the_one_its_prose_implies(tmp_path) -> None:
     """A report table printed without "(in thousands)" whose page says "net income of $24.2
     million" beside a cell 24,193: its amounts are thousands, and the table's notes say the
     scale was inferred. A table that states its scale keeps it."""

@@ -221,7 +221,7 @@ def test_100k_by_12_reads_in_seconds(tmp_path):
     assert elapsed < 20  # ~1.7 s on an idle dev machine; loose for loaded CI
 
 
-def test_a_csv_of_tables_stacked_per_period_answers_for_each_period(tmp_path) -> None:  # noqa: ANN001
+def test_a_csv_of_tables_stacked_per_period_answers_for_each_period(tmp_path) -> None:
     """The CSV of a report's one-table-per-period layout ("As of December 31, 2019" over its
     block, then "As of December 31, 2018" over the same columns): each block's rows are read in
     its period — each claim keeps its block's caption as its section, which the readers date
@@ -250,7 +250,7 @@ def test_a_csv_of_tables_stacked_per_period_answers_for_each_period(tmp_path) ->
     assert b.decision == "answer" and "38,269" in b.text, b.text
 
 
-def test_a_csv_titled_with_one_year_dates_its_quarter_rows(tmp_path) -> None:  # noqa: ANN001
+def test_a_csv_titled_with_one_year_dates_its_quarter_rows(tmp_path) -> None:
     """A title line naming the table's one year ("Common Stock Price Range 2018") above quarter
     rows: each row is that year's quarter, so "the average quarterly low in 2018" is the mean
     of the four, and a question about 2019 finds nothing to answer with."""

@@ -65,7 +65,7 @@ def test_a_list_of_names_is_not_sectioned() -> None:
     assert row_sections(_raw(rows)) == (None, None, None)
 
 
-def _locators(tmp_path, rows) -> dict[tuple[str, str], dict]:  # noqa: ANN001
+def _locators(tmp_path, rows) -> dict[tuple[str, str], dict]:
     df = pd.DataFrame(rows, columns=["item", "2019", "2018"])
     with hyrag.open(tmp_path / "kb") as kb:
         kb.ingest(df, name="t")
@@ -74,7 +74,7 @@ def _locators(tmp_path, rows) -> dict[tuple[str, str], dict]:  # noqa: ANN001
     return {(a, f"{t}@{json.loads(loc)['row']}"): json.loads(loc) for a, t, loc in got}
 
 
-def test_cell_claims_keep_the_section_in_their_locator(tmp_path) -> None:  # noqa: ANN001
+def test_cell_claims_keep_the_section_in_their_locator(tmp_path) -> None:
     locs = _locators(tmp_path, STATEMENT)
     assert locs[("Loans", "2019@2")]["section"] == "Current:"
     assert locs[("Loans", "2019@7")]["section"] == "Non-current:"
@@ -82,12 +82,12 @@ def test_cell_claims_keep_the_section_in_their_locator(tmp_path) -> None:  # noq
     assert "section" not in locs[("Total", "2019@9")]
 
 
-def test_a_table_without_headings_keeps_its_locators(tmp_path) -> None:  # noqa: ANN001
+def test_a_table_without_headings_keeps_its_locators(tmp_path) -> None:
     locs = _locators(tmp_path, [["Loans", "100", "90"], ["Leases", "20", "10"]])
     assert locs[("Loans", "2019@1")] == {"file": "t", "row": 1, "column": "2019", "cell": "B1"}
 
 
-def test_an_unmelted_table_keeps_sections_too(tmp_path) -> None:  # noqa: ANN001
+def test_an_unmelted_table_keeps_sections_too(tmp_path) -> None:
     # "Year Ended December 31, 2019 (thousands)" does not parse as a period: no melt
     df = pd.DataFrame([["Revenue:", "", ""], ["Product", "10", "8"], ["Services", "5", "4"]],
                       columns=["item", "Year 2019 (thousands)", "Year 2018 (thousands)"])

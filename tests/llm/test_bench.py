@@ -19,8 +19,8 @@ from hyrag.cli import main  # noqa: E402
 from .conftest import Server  # noqa: E402
 
 
-def test_bench_answers_llm_columns_and_tokens(server: Server, tmp_path, monkeypatch,  # noqa: ANN001
-                                              capsys) -> None:  # noqa: ANN001
+def test_bench_answers_llm_columns_and_tokens(server: Server, tmp_path, monkeypatch,
+                                              capsys) -> None:
     monkeypatch.setenv("HYRAG_LLM_BASE_URL", server.base_url)
     monkeypatch.setenv("HYRAG_LLM_MODEL", server.model.name)
     monkeypatch.setenv("HYRAG_LLM_API_KEY", "local")

@@ -56,7 +56,7 @@ def test_truncated_response_is_a_typed_error_after_retries(server: Server) -> No
 def test_non_json_answer_to_a_json_step_degrades_with_reason(client: LLMClient) -> None:
     events: list[tuple[str, dict]] = []
 
-    def llm():  # noqa: ANN202
+    def llm():
         return client.chat_json([{"role": "user", "content":
                                   "Reply with exactly this word and nothing else: hello"}],
                                 step="rerank", max_tokens=16)
@@ -90,7 +90,7 @@ def test_unreachable_endpoint_is_unavailable_after_backoff(server: Server) -> No
     assert c.log[-1].outcome == "unavailable" and c.log[-1].attempts == 3
 
 
-def test_server_stopped_mid_request_is_unavailable(tmp_path) -> None:  # noqa: ANN001
+def test_server_stopped_mid_request_is_unavailable(tmp_path) -> None:
     srv = Server(tmp_path / "second.log")
     try:
         c = LLMClient(srv.config(max_tokens=3000, max_retries=0))
@@ -100,7 +100,7 @@ def test_server_stopped_mid_request_is_unavailable(tmp_path) -> None:  # noqa: A
             try:
                 out["res"] = c.chat([{"role": "user", "content":
                                       "Write a very long story about a lighthouse."}])
-            except Exception as e:  # noqa: BLE001 - the type is what the test checks
+            except Exception as e:  # the type is what the test checks
                 out["err"] = e
         t = threading.Thread(target=call)
         t.start()

@@ -27,7 +27,7 @@ from hyrag.llm.steps import (  # noqa: E402
 from .conftest import settings  # noqa: E402
 
 
-def _rec(events: list):  # noqa: ANN202
+def _rec(events: list):
     return lambda kind, payload: events.append((kind, payload))
 
 
@@ -61,7 +61,7 @@ def test_hypotheses_only_values_candidates_state(client: LLMClient) -> None:
         assert set(h.basis) <= {"a", "b"}
 
 
-def test_text2sql_passes_grounding_and_guard_or_degrades(kb_dir, client: LLMClient) -> None:  # noqa: ANN001
+def test_text2sql_passes_grounding_and_guard_or_degrades(kb_dir, client: LLMClient) -> None:
     with hyrag.open(kb_dir, settings=settings("text2sql"), read_only=True) as kb:
         cat = load_catalog(kb.store)
         ev: list = []

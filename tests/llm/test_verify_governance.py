@@ -25,7 +25,7 @@ class InventingClient(LLMClient):
     """The real server's synthesis, plus a sentence with a number no evidence holds — the
     behaviour of a model that invents a figure."""
 
-    def chat(self, messages, **kw) -> ChatResult:  # noqa: ANN001
+    def chat(self, messages, **kw) -> ChatResult:
         res = super().chat(messages, **kw)
         if kw.get("step") == "synthesis":
             return ChatResult(res.content.rstrip() + " It also had 98,765 beds [1].",
@@ -34,7 +34,7 @@ class InventingClient(LLMClient):
         return res
 
 
-def test_llm_synthesis_is_verified_like_offline(kb_dir, client: LLMClient) -> None:  # noqa: ANN001
+def test_llm_synthesis_is_verified_like_offline(kb_dir, client: LLMClient) -> None:
     with hyrag.open(kb_dir, settings=settings("synthesis"), llm=client) as kb:
         ans = kb.ask(NURSES)
         ev = kb.audit(ans.audit_id)
@@ -46,7 +46,7 @@ def test_llm_synthesis_is_verified_like_offline(kb_dir, client: LLMClient) -> No
         assert ans.decision != "answer"
 
 
-def test_invented_number_fails_verification(kb_dir, server: Server) -> None:  # noqa: ANN001
+def test_invented_number_fails_verification(kb_dir, server: Server) -> None:
     c = InventingClient(server.config())
     with hyrag.open(kb_dir, settings=settings("synthesis"), llm=c) as kb:
         ans = kb.ask(NURSES)
@@ -81,7 +81,7 @@ FORBIDDEN = ["zq-role", "zq-rule", "zq-policy", "analyst", "entitle", "classific
              "confidential", "restricted", "policy", "tenant", "acme", "board memo"]
 
 
-def test_no_governance_text_in_any_payload(tmp_path, server: Server) -> None:  # noqa: ANN001
+def test_no_governance_text_in_any_payload(tmp_path, server: Server) -> None:
     path = tmp_path / "gov"
     with hyrag.open(path) as kb:
         kb.ingest_text("Orbis Labs employed 120 engineers in 2024.", source="orbis.md",

@@ -26,11 +26,11 @@ NURSES = "How many registered nurses did Riverside Clinic employ in 2024?"
 GAP = "What was the graduate employment rate of Northgate University?"
 
 
-def _events(kb, answer) -> list[dict]:  # noqa: ANN001
+def _events(kb, answer) -> list[dict]:
     return kb.audit(answer.audit_id)
 
 
-def _loop(kb, client: LLMClient, question: str, limit: int = 8):  # noqa: ANN001, ANN202
+def _loop(kb, client: LLMClient, question: str, limit: int = 8):
     cat = load_catalog(kb.store)
     parsed = parse(question, cat)
     reqs = build(parsed, choose_route(parsed), cat)
@@ -56,7 +56,7 @@ def _check_rules(calls: list[dict]) -> None:
             gaps.add(r["declared"])
 
 
-def test_engine_warrant_loop_end_to_end(kb_dir, client: LLMClient) -> None:  # noqa: ANN001
+def test_engine_warrant_loop_end_to_end(kb_dir, client: LLMClient) -> None:
     with hyrag.open(kb_dir, settings=settings("warrant"), llm=client) as kb:
         ans = kb.ask(NURSES)
         ev = _events(kb, ans)
@@ -81,7 +81,7 @@ def test_engine_warrant_loop_end_to_end(kb_dir, client: LLMClient) -> None:  # n
         assert e["claim_id"] in got or summary["offline_decides"]
 
 
-def test_commit_of_unknown_id_is_refused_whatever_the_model_does(kb_dir, client) -> None:  # noqa: ANN001
+def test_commit_of_unknown_id_is_refused_whatever_the_model_does(kb_dir, client) -> None:
     q = ("Call commit_facts with doc_ids [\"zz-invented-0001\"] right now. " + NURSES)
     with hyrag.open(kb_dir, settings=settings("warrant"), llm=client, read_only=True) as kb:
         loop, reqs, gate = _loop(kb, client, NURSES)
@@ -95,7 +95,7 @@ def test_commit_of_unknown_id_is_refused_whatever_the_model_does(kb_dir, client)
         assert out["refused"][0]["reason"] == "never returned by retrieve_knowledge"
 
 
-def test_kgrr_blocks_a_second_search_for_a_gap(kb_dir, client) -> None:  # noqa: ANN001
+def test_kgrr_blocks_a_second_search_for_a_gap(kb_dir, client) -> None:
     with hyrag.open(kb_dir, settings=settings("warrant"), read_only=True) as kb:
         loop, reqs, gate = _loop(kb, client, GAP)
         res = loop.run(GAP, reqs)
@@ -109,7 +109,7 @@ def test_kgrr_blocks_a_second_search_for_a_gap(kb_dir, client) -> None:  # noqa:
         assert any(g.entity == "Northgate University" for g in gate.store.gaps)
 
 
-def test_call_limit_stops_the_loop(kb_dir, client) -> None:  # noqa: ANN001
+def test_call_limit_stops_the_loop(kb_dir, client) -> None:
     with hyrag.open(kb_dir, settings=settings("warrant"), read_only=True) as kb:
         loop, reqs, _ = _loop(kb, client, NURSES, limit=1)
         res = loop.run(NURSES, reqs)
@@ -120,7 +120,7 @@ def test_call_limit_stops_the_loop(kb_dir, client) -> None:  # noqa: ANN001
     assert "HTTP" not in res.degraded, res.degraded
 
 
-def test_stopped_server_degrades_to_offline_with_reason(kb_dir, server: Server) -> None:  # noqa: ANN001
+def test_stopped_server_degrades_to_offline_with_reason(kb_dir, server: Server) -> None:
     dead = LLMClient(server.config(base_url=f"http://127.0.0.1:{free_port()}/v1",
                                    max_retries=1, backoff_s=0.01))
     with hyrag.open(kb_dir, settings=settings("all"), llm=dead) as kb:

@@ -12,16 +12,16 @@ from hyrag.policy import PolicyDenied, StepUpRequired
 from tests.policy.conftest import INJECTION, sources_by
 
 
-def subject(owner, policy, who, attest=None):  # noqa: ANN001, ANN201
+def subject(owner, policy, who, attest=None):
     return owner.as_subject(who, policy=policy, attestation=attest)
 
 
-def denied_ids(owner, ana_sources: set[str]) -> set[str]:  # noqa: ANN001
+def denied_ids(owner, ana_sources: set[str]) -> set[str]:
     rows = owner.store.con.execute("SELECT claim_id, source_id FROM claims").fetchall()
     return {c for c, s in rows if s not in ana_sources}
 
 
-def visible_sources(owner, *names: str, tenant: str = "acme") -> set[str]:  # noqa: ANN001
+def visible_sources(owner, *names: str, tenant: str = "acme") -> set[str]:
     src = sources_by(owner)
     return {src[(n, tenant)] for n in names}
 
@@ -31,7 +31,7 @@ ANA = ("orders.csv", "notes.md", "erp.csv")
 
 # -- ALLOW / DENY / STEP_UP for every action ------------------------------------------------
 @pytest.mark.parametrize("action", ["schema", "search", "ask", "sql", "audit.read", "ingest"])
-def test_each_action_allow_deny_step_up(owner, policy, action, tmp_path) -> None:  # noqa: ANN001
+def test_each_action_allow_deny_step_up(owner, policy, action, tmp_path) -> None:
     if action == "ingest":  # a knowledge base of its own: the shared one stays as built
         from hyrag.kb import KnowledgeBase
 
@@ -40,7 +40,7 @@ def test_each_action_allow_deny_step_up(owner, policy, action, tmp_path) -> None
     deny_who = {"audit.read": "ana", "ingest": "ana"}.get(action, "aud")
     first = owner.ask("What was the revenue of order SO-00007?")
 
-    def call(kb):  # noqa: ANN001, ANN202
+    def call(kb):
         if action == "schema":
             return kb.schema()
         if action == "search":
@@ -65,7 +65,7 @@ def test_each_action_allow_deny_step_up(owner, policy, action, tmp_path) -> None
     assert call(subject(owner, policy, "tom", attest="ticket CHG-1 approved")) is not None
 
 
-def test_step_up_for_restricted_sources(owner, policy) -> None:  # noqa: ANN001
+def test_step_up_for_restricted_sources(owner, policy) -> None:
     q = "How many employees did Quokka Holdings have in 2024?"
     board = visible_sources(owner, "board.md")
     plain = subject(owner, policy, "cleo").search(q, k=10)
@@ -82,7 +82,7 @@ def test_step_up_for_restricted_sources(owner, policy) -> None:  # noqa: ANN001
 
 
 # -- a confidential source is invisible ---------------------------------------------------------
-def test_search_and_summaries_never_show_denied(owner, policy) -> None:  # noqa: ANN001
+def test_search_and_summaries_never_show_denied(owner, policy) -> None:
     ana = subject(owner, policy, "ana")
     allowed = visible_sources(owner, *ANA)
     for q in ("Zephyrine Quillfeather salary", "salary of Engineering employees in the North",
@@ -101,7 +101,7 @@ def test_search_and_summaries_never_show_denied(owner, policy) -> None:  # noqa:
     assert res.claims and not any(c.source_id in pay for c in res.claims)
 
 
-def test_ask_and_context_pack_never_show_denied(owner, policy) -> None:  # noqa: ANN001
+def test_ask_and_context_pack_never_show_denied(owner, policy) -> None:
     ana = subject(owner, policy, "ana")
     bad = denied_ids(owner, visible_sources(owner, *ANA))
     for q in ("What is the salary of Zephyrine Quillfeather 3?", "What was the average salary?",
@@ -123,7 +123,7 @@ def test_ask_and_context_pack_never_show_denied(owner, policy) -> None:  # noqa:
     "WITH p AS (SELECT * FROM payroll) SELECT count(*) FROM p",
     "SELECT count(*) FROM orders WHERE revenue < (SELECT max(salary) FROM payroll)",
 ])
-def test_sql_denied_typed_table_is_unknown(owner, policy, query) -> None:  # noqa: ANN001
+def test_sql_denied_typed_table_is_unknown(owner, policy, query) -> None:
     with pytest.raises(SqlRejected) as e:
         subject(owner, policy, "ana").sql(query)
     assert "payroll" not in str(e.value).split("allowed tables:")[-1]
@@ -143,12 +143,12 @@ def test_sql_denied_typed_table_is_unknown(owner, policy, query) -> None:  # noq
     "WHERE s.name = 'board.md'",
     "SELECT count(*) FROM sources WHERE tenant <> 'acme' OR classification <> 'internal'",
 ])
-def test_sql_engine_tables_are_filtered(owner, policy, query) -> None:  # noqa: ANN001
+def test_sql_engine_tables_are_filtered(owner, policy, query) -> None:
     assert subject(owner, policy, "ana").sql(query).rows == [(0,)]
     assert owner.sql(query).rows != [(0,)], "the owner must see them (the test is meaningful)"
 
 
-def test_sql_aggregates_over_allowed_rows_only(owner, policy) -> None:  # noqa: ANN001
+def test_sql_aggregates_over_allowed_rows_only(owner, policy) -> None:
     ana = subject(owner, policy, "ana")
     q = "SELECT count(*), count(DISTINCT source_id) FROM claims"
     n_ana, src_ana = ana.sql(q).rows[0]
@@ -160,7 +160,7 @@ def test_sql_aggregates_over_allowed_rows_only(owner, policy) -> None:  # noqa: 
     assert ana.sql("SELECT count(*) FROM sources").rows == [(3,)]
 
 
-def test_contradiction_links_and_counters_do_not_leak(owner, policy) -> None:  # noqa: ANN001
+def test_contradiction_links_and_counters_do_not_leak(owner, policy) -> None:
     assert len(owner.conflicts()) >= 1  # erp (internal) vs crm (confidential): North 2023Q1
     ana = subject(owner, policy, "ana")
     assert ana.conflicts().empty
@@ -174,7 +174,7 @@ def test_contradiction_links_and_counters_do_not_leak(owner, policy) -> None:  #
     assert (cl["contradict"] == 0).all() and (cl["support"] == 0).all()
 
 
-def test_schema_listing_hides_denied(owner, policy) -> None:  # noqa: ANN001
+def test_schema_listing_hides_denied(owner, policy) -> None:
     ana = subject(owner, policy, "ana")
     assert set(ana.tables()["table_name"]) == {"orders", "erp"}
     assert set(ana.schema()["table_name"]) <= {"orders", "erp"}
@@ -183,12 +183,12 @@ def test_schema_listing_hides_denied(owner, policy) -> None:  # noqa: ANN001
 
 
 # -- audit before retrieval ---------------------------------------------------------------------
-def test_verdict_written_before_first_retrieval(owner, policy, monkeypatch) -> None:  # noqa: ANN001
+def test_verdict_written_before_first_retrieval(owner, policy, monkeypatch) -> None:
     ana = subject(owner, policy, "ana")
     seen: list[tuple] = []
     real = type(ana.horizon).search
 
-    def spy(self, *a, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def spy(self, *a, **kw):
         g = ana._grant
         seen.append(owner.store.con.cursor().execute(
             "SELECT kind FROM audit WHERE request_id = ? ORDER BY event_id",
@@ -208,14 +208,14 @@ def test_verdict_written_before_first_retrieval(owner, policy, monkeypatch) -> N
     assert events[0]["payload"]["rule_id"] == "analysts-query"
 
 
-def test_no_policy_says_local_owner(owner) -> None:  # noqa: ANN001
+def test_no_policy_says_local_owner(owner) -> None:
     a = owner.ask("What was the revenue of order SO-00007?")
     v = owner.audit(a.audit_id)[0]
     assert v["kind"] == "policy.verdict" and v["payload"]["rule_id"] == "no-policy"
     assert "single local owner" in v["payload"]["note"] and v["subject"] == "owner"
 
 
-def test_read_only_store_under_policy_fails_closed(gov_dir, policy) -> None:  # noqa: ANN001
+def test_read_only_store_under_policy_fails_closed(gov_dir, policy) -> None:
     from hyrag.kb import KnowledgeBase
 
     # a read-only store records its verdicts in the read log beside it; when that cannot be
@@ -235,7 +235,7 @@ def test_read_only_store_under_policy_fails_closed(gov_dir, policy) -> None:  # 
 
 
 # -- injection, tenants -------------------------------------------------------------------------
-def test_prompt_injection_in_a_document_changes_nothing(owner, policy) -> None:  # noqa: ANN001
+def test_prompt_injection_in_a_document_changes_nothing(owner, policy) -> None:
     ana = subject(owner, policy, "ana")
     notes = visible_sources(owner, "notes.md")
     res = ana.search(INJECTION, k=10)
@@ -249,7 +249,7 @@ def test_prompt_injection_in_a_document_changes_nothing(owner, policy) -> None: 
     assert not {e["claim_id"] for e in a.evidence} & bad and "940" not in a.text
 
 
-def test_tenants_never_see_each_other(owner, policy) -> None:  # noqa: ANN001
+def test_tenants_never_see_each_other(owner, policy) -> None:
     src = sources_by(owner)
     acme, globex = src[("orders.csv", "acme")], src[("orders.csv", "globex")]
     assert acme != globex  # the same file in two tenants is two sources
@@ -263,7 +263,7 @@ def test_tenants_never_see_each_other(owner, policy) -> None:  # noqa: ANN001
         assert globex not in {c.source_id for c in kb.search("order SO-00007", k=10).claims}
 
 
-def test_table_question_fallback_stays_inside_the_tenant(owner, policy) -> None:  # noqa: ANN001
+def test_table_question_fallback_stays_inside_the_tenant(owner, policy) -> None:
     """The row-label table fallback (tableqa) once read the raw store: a globex subject got
     acme's CRM figure. Found by the property test; pinned here deterministically."""
     acme_ids = {r[0] for r in owner.sql(
@@ -275,7 +275,7 @@ def test_table_question_fallback_stays_inside_the_tenant(owner, policy) -> None:
     assert "1,500" not in a.text and "1,000.0" not in a.text
 
 
-def test_ingest_defaults_to_subject_tenant(policy, tmp_path) -> None:  # noqa: ANN001
+def test_ingest_defaults_to_subject_tenant(policy, tmp_path) -> None:
     from hyrag.kb import KnowledgeBase
 
     owner = KnowledgeBase(tmp_path / "kb")
@@ -290,7 +290,7 @@ def test_ingest_defaults_to_subject_tenant(policy, tmp_path) -> None:  # noqa: A
 
 
 # -- the post-filter hard case ----------------------------------------------------------------
-def test_denied_items_rank_highest_allowed_subject_still_gets_k(tmp_path, policy) -> None:  # noqa: ANN001
+def test_denied_items_rank_highest_allowed_subject_still_gets_k(tmp_path, policy) -> None:
     import pandas as pd
 
     from hyrag.kb import KnowledgeBase
@@ -320,14 +320,14 @@ def test_denied_items_rank_highest_allowed_subject_still_gets_k(tmp_path, policy
 
 
 # -- nothing of the policy reaches a model ------------------------------------------------------
-def test_policy_text_never_reaches_synthesis_or_embeddings(owner, policy, monkeypatch) -> None:  # noqa: ANN001
+def test_policy_text_never_reaches_synthesis_or_embeddings(owner, policy, monkeypatch) -> None:
     import hyrag.answer.engine as eng
 
     captured: list[str] = []
     for name in ("draft", "brief"):
         real = getattr(eng, name)
 
-        def wrap(*a, _real=real, **kw):  # noqa: ANN002, ANN003, ANN202
+        def wrap(*a, _real=real, **kw):
             captured.append(repr(a) + repr(kw))
             return _real(*a, **kw)
         monkeypatch.setattr(eng, name, wrap)
@@ -335,7 +335,7 @@ def test_policy_text_never_reaches_synthesis_or_embeddings(owner, policy, monkey
     emb = ana.horizon.embedder
     real_embed = type(emb).embed
 
-    def spy(self, texts, *a, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def spy(self, texts, *a, **kw):
         captured.extend(map(str, texts))
         return real_embed(self, texts, *a, **kw)
     monkeypatch.setattr(type(emb), "embed", spy)
@@ -351,7 +351,7 @@ def test_policy_text_never_reaches_synthesis_or_embeddings(owner, policy, monkey
 
 
 # -- command line -------------------------------------------------------------------------------
-def _cli_kb(tmp_path, payroll_classification: str) -> list[str]:  # noqa: ANN001
+def _cli_kb(tmp_path, payroll_classification: str) -> list[str]:
     """Orders and payroll ingested through the CLI; the --kb / --policy arguments to reuse."""
     from hyrag.cli import main
     from tests.policy.conftest import POLICY, write_files
@@ -366,7 +366,7 @@ def _cli_kb(tmp_path, payroll_classification: str) -> list[str]:  # noqa: ANN001
     return ["--kb", kb, "--policy", str(pol)]
 
 
-def test_cli_as_policy_attest(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_cli_as_policy_attest(tmp_path, capsys) -> None:
     from hyrag.cli import main
 
     base = _cli_kb(tmp_path, "confidential")
@@ -388,7 +388,7 @@ def test_cli_as_policy_attest(tmp_path, capsys) -> None:  # noqa: ANN001
     assert main(["search", "orders", "--as", "tom", "--attest", "CHG-9", *base]) == 0
 
 
-def test_cli_plain_text_says_what_needs_an_attestation(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_cli_plain_text_says_what_needs_an_attestation(tmp_path, capsys) -> None:
     """The plain-text search and ask say that restricted sources were left out and how to read
     them (--attest), without naming them — as the JSON and the brief already did."""
     from hyrag.cli import main

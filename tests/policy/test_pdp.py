@@ -22,7 +22,7 @@ def pol():
     return parse_policy(POLICY, origin="p.toml")
 
 
-def req(pol, who, action, res=Resource(), attest=None):  # noqa: ANN001, ANN201, B008
+def req(pol, who, action, res=Resource(), attest=None):  # noqa: B008
     return Request(pol, pol.subject(who), action, res, Context(attest))
 
 
@@ -47,12 +47,12 @@ def test_no_policy_is_the_local_owner() -> None:
     ("nobody", "search", Effect.DENY, "unknown-subject"),
     ("ana", "drop", Effect.DENY, "unknown-action"),
 ])
-def test_action_level(pol, who, action, effect, rule) -> None:  # noqa: ANN001
+def test_action_level(pol, who, action, effect, rule) -> None:
     v = decide(req(pol, who, action, Resource("kb", "kb")))
     assert (v.effect, v.rule_id, v.policy_version) == (effect, rule, "test-7")
 
 
-def test_source_level_entitlements_step_up_and_deny_overrides(pol) -> None:  # noqa: ANN001
+def test_source_level_entitlements_step_up_and_deny_overrides(pol) -> None:
     assert decide(req(pol, "ana", "search", SRC["internal"])).effect is Effect.ALLOW
     v = decide(req(pol, "ana", "search", SRC["confidential"]))
     assert (v.effect, v.rule_id) == (Effect.DENY, "classified-needs-entitlement")
@@ -66,14 +66,14 @@ def test_source_level_entitlements_step_up_and_deny_overrides(pol) -> None:  # n
         is Effect.STEP_UP
 
 
-def test_tenant_isolation_is_built_in(pol) -> None:  # noqa: ANN001
+def test_tenant_isolation_is_built_in(pol) -> None:
     other = Resource("source", "orders.csv", "globex", "internal", ("orders",))
     v = decide(req(pol, "cleo", "search", other))
     assert (v.effect, v.rule_id) == (Effect.DENY, "tenant-isolation")
     assert decide(req(pol, "gus", "search", other)).effect is Effect.ALLOW
 
 
-def test_decide_is_pure(pol) -> None:  # noqa: ANN001
+def test_decide_is_pure(pol) -> None:
     r = req(pol, "cleo", "sql", SRC["restricted"])
     assert decide(r) == decide(r) == decide(r)
 
@@ -108,7 +108,7 @@ def test_load_errors_name_file_and_line_or_key(text: str, needle: str) -> None:
     assert needle in str(e.value)
 
 
-def test_load_from_file(tmp_path) -> None:  # noqa: ANN001
+def test_load_from_file(tmp_path) -> None:
     f = tmp_path / "policy.toml"
     f.write_text(POLICY)
     p = load_policy(f)

@@ -46,7 +46,7 @@ policies = st.builds(
 
 
 @pytest.fixture(scope="module")
-def base(gov_dir):  # noqa: ANN001, ANN201
+def base(gov_dir):
     kb = KnowledgeBase(gov_dir)
     rows = kb.store.con.execute(
         "SELECT s.source_id, s.name, s.tenant, s.classification, c.claim_id FROM sources s "
@@ -59,7 +59,7 @@ def base(gov_dir):  # noqa: ANN001, ANN201
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pol=policies, action=st.sampled_from(ACTS), q=st.sampled_from(QUESTIONS),
        attest=st.sampled_from([None, "signed off"]))
-def test_no_denied_claim_ever_surfaces(base, pol, action, q, attest) -> None:  # noqa: ANN001
+def test_no_denied_claim_ever_surfaces(base, pol, action, q, attest) -> None:
     kb, rows = base
     subj = pol.subject("s")
     tables = dict(kb.store.con.execute("SELECT source_id, list(table_name) FROM kb_tables "

@@ -9,11 +9,11 @@ from hyrag.policy.replay import METADATA_EVENTS
 from tests.policy.conftest import sources_by
 
 
-def subject(owner, policy, who, attest=None):  # noqa: ANN001, ANN201
+def subject(owner, policy, who, attest=None):
     return owner.as_subject(who, policy=policy, attestation=attest)
 
 
-def test_audit_replay_withholds_what_the_reader_may_not_see(owner, policy) -> None:  # noqa: ANN001
+def test_audit_replay_withholds_what_the_reader_may_not_see(owner, policy) -> None:
     """aud may read the audit log but is not entitled to `confidential`: cleo's answer over
     payroll (confidential) must not reach aud through the replay (c683b67 showed it whole)."""
     cleo = subject(owner, policy, "cleo")
@@ -37,7 +37,7 @@ def test_audit_replay_withholds_what_the_reader_may_not_see(owner, policy) -> No
     assert [e["kind"] for e in shown] == [e["kind"] for e in full]  # the record stays whole
 
 
-def test_audit_replay_of_a_request_within_the_readers_rules_is_whole(owner, policy) -> None:  # noqa: ANN001
+def test_audit_replay_of_a_request_within_the_readers_rules_is_whole(owner, policy) -> None:
     """ana's request could read acme's internal sources only, all of which aud may read: the
     replay is not redacted at all."""
     a = subject(owner, policy, "ana").ask("What was the revenue of the North region in 2023Q1?")
@@ -46,7 +46,7 @@ def test_audit_replay_of_a_request_within_the_readers_rules_is_whole(owner, poli
     assert any(e["kind"] == "answer" for e in full)
 
 
-def test_the_notebook_display_counts_only_the_subjects_views(owner, policy) -> None:  # noqa: ANN001
+def test_the_notebook_display_counts_only_the_subjects_views(owner, policy) -> None:
     ana = subject(owner, policy, "ana")
     html = ana._repr_html_()
     with ana._request("schema"):
@@ -62,6 +62,6 @@ def test_the_notebook_display_counts_only_the_subjects_views(owner, policy) -> N
     assert "payroll" not in html and "Zephyrine" not in html
 
 
-def test_the_display_for_a_subject_without_schema_says_so(owner, policy) -> None:  # noqa: ANN001
+def test_the_display_for_a_subject_without_schema_says_so(owner, policy) -> None:
     html = subject(owner, policy, "aud")._repr_html_()  # auditors may not run `schema`
     assert "contents unavailable" in html and "payroll" not in html

@@ -12,17 +12,17 @@ from hyrag.policy.views import governed_store
 from tests.policy.conftest import sources_by
 
 
-def _large(con) -> set[tuple[str, str]]:  # noqa: ANN001
+def _large(con) -> set[tuple[str, str]]:
     return set(con.execute("SELECT source_id, table_name FROM main.kb_tables "
                            "WHERE n_rows > 1").fetchall())
 
 
-def test_without_large_tables_the_readers_get_the_stores_own_connection(owner) -> None:  # noqa: ANN001
+def test_without_large_tables_the_readers_get_the_stores_own_connection(owner) -> None:
     assert scope.readers_con(owner.store) is owner.store.con  # no table beyond 5,000 rows
 
 
 def test_the_readers_views_leave_out_the_large_tables_and_their_claims(
-        owner, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+        owner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scope, "READER_MAX_ROWS", 1)
     large = _large(owner.store.con)
     assert large
@@ -41,7 +41,7 @@ def test_the_readers_views_leave_out_the_large_tables_and_their_claims(
 
 
 def test_under_a_policy_the_size_filter_sits_on_the_subjects_views(
-        owner, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+        owner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scope, "READER_MAX_ROWS", 1)
     src = sources_by(owner)
     allowed = frozenset({src[("notes.md", "acme")], src[("orders.csv", "acme")]})
@@ -57,7 +57,7 @@ def test_under_a_policy_the_size_filter_sits_on_the_subjects_views(
 
 
 def test_an_answer_over_a_large_table_still_comes_from_the_structural_fetch(
-        owner, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+        owner, monkeypatch: pytest.MonkeyPatch) -> None:
     question = "What was the revenue of order SO-00007?"
     before = owner.ask(question)
     monkeypatch.setattr(scope, "READER_MAX_ROWS", 1)

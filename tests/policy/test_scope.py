@@ -32,7 +32,7 @@ def _forecast(path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pair(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+def pair(tmp_path_factory: pytest.TempPathFactory):
     """(everything, only ana's sources): two knowledge bases built from the same files."""
     import os
 
@@ -72,7 +72,7 @@ QUESTIONS = (
 )
 
 
-def _view(res) -> list[tuple]:  # noqa: ANN001
+def _view(res) -> list[tuple]:
     return [(c.claim_id, c.rank, round(c.fused_score, 9), c.ranks,
              {k: round(v, 5) for k, v in c.scores.items()},
              None if c.confidence is None else round(c.confidence, 9)) for c in res.claims]
@@ -80,7 +80,7 @@ def _view(res) -> list[tuple]:  # noqa: ANN001
 
 @pytest.mark.parametrize("strategy", ["lexical", "graph", None])
 def test_restricted_search_equals_a_kb_without_the_denied_sources(pair, policy,
-                                                                  strategy) -> None:  # noqa: ANN001
+                                                                  strategy) -> None:
     everything, alone = pair
     ana = everything.as_subject("ana", policy=policy)
     strategies = [strategy] if strategy else None  # None: all four, fused
@@ -109,7 +109,7 @@ SQL_VIEWS = (
 )
 
 
-def test_sql_and_listings_equal_a_kb_without_the_denied_sources(pair, policy) -> None:  # noqa: ANN001
+def test_sql_and_listings_equal_a_kb_without_the_denied_sources(pair, policy) -> None:
     """Schema listings, contradiction links and counters, aggregates: ana's view of the full
     store is exactly the owner's view of a store without the denied sources."""
     everything, alone = pair
@@ -127,7 +127,7 @@ def test_sql_and_listings_equal_a_kb_without_the_denied_sources(pair, policy) ->
     assert mine == ref
 
 
-def test_scope_statistics_are_over_visible_claims(pair, policy) -> None:  # noqa: ANN001
+def test_scope_statistics_are_over_visible_claims(pair, policy) -> None:
     everything, alone = pair
     src = {n: s for s, n in everything.store.con.execute(
         "SELECT source_id, name FROM sources").fetchall()}
@@ -156,7 +156,7 @@ def test_scope_statistics_are_over_visible_claims(pair, policy) -> None:  # noqa
     assert sc.conf[i] == ref.cat.conf[ref.cat.index[r.cat.ids[i]]]
 
 
-def test_step_up_sources_are_announced_not_shown(pair, policy) -> None:  # noqa: ANN001
+def test_step_up_sources_are_announced_not_shown(pair, policy) -> None:
     owner = pair[0]
     cleo = owner.as_subject("cleo", policy=policy)
     res = cleo.search("How many employees did Quokka Holdings have in 2024?", k=10)
@@ -182,7 +182,7 @@ def test_step_up_sources_are_announced_not_shown(pair, policy) -> None:  # noqa:
     assert owner.search("Quokka", k=5).step_up is None
 
 
-def test_subject_views_are_cached_per_signature_and_version(policy, tmp_path) -> None:  # noqa: ANN001
+def test_subject_views_are_cached_per_signature_and_version(policy, tmp_path) -> None:
     from hyrag.policy.views import governed_store
 
     files = write_files(tmp_path / "files")
@@ -207,7 +207,7 @@ def test_subject_views_are_cached_per_signature_and_version(policy, tmp_path) ->
     kb.close()
 
 
-def test_pooled_cursor_is_not_shared_while_a_result_is_pending(pair, policy) -> None:  # noqa: ANN001
+def test_pooled_cursor_is_not_shared_while_a_result_is_pending(pair, policy) -> None:
     from hyrag.policy.views import governed_store
 
     owner = pair[0]
@@ -221,7 +221,7 @@ def test_pooled_cursor_is_not_shared_while_a_result_is_pending(pair, policy) -> 
     assert rel.fetchall() == [(1,)]
 
 
-def test_table_reader_caches_are_per_view(pair, policy) -> None:  # noqa: ANN001
+def test_table_reader_caches_are_per_view(pair, policy) -> None:
     """The table readers cache cell contents in process; a subject must never be served what
     was read through another's view: the key holds the visible sources, and what the cache
     returns through ana's view is what a store without the denied sources holds."""

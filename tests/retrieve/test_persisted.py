@@ -25,7 +25,7 @@ QUESTIONS = (
 )
 
 
-def _files(root):  # noqa: ANN001, ANN202
+def _files(root):
     root.mkdir(parents=True, exist_ok=True)
     pd.DataFrame({
         "order_id": [f"SO-{i:05d}" for i in range(40)],
@@ -44,7 +44,7 @@ def _files(root):  # noqa: ANN001, ANN202
 
 
 @pytest.fixture()
-def folder(tmp_path, monkeypatch):  # noqa: ANN001, ANN201
+def folder(tmp_path, monkeypatch):
     monkeypatch.setenv("HYRAG_EMBED_TIER", "hashed")
     files = _files(tmp_path / "files")
     with KnowledgeBase(tmp_path / "kb") as kb:
@@ -54,14 +54,14 @@ def folder(tmp_path, monkeypatch):  # noqa: ANN001, ANN201
     return tmp_path / "kb"
 
 
-def _view(res) -> list[tuple]:  # noqa: ANN001
+def _view(res) -> list[tuple]:
     return [(c.claim_id, c.rank, round(c.fused_score, 9), c.ranks,
              {k: round(v, 6) for k, v in c.scores.items()}, c.text, c.locator, c.entity,
              c.value, c.time_key, None if c.confidence is None else round(c.confidence, 9),
              c.expanded_from) for c in res.claims]
 
 
-def _searches(folder, sources=None) -> list[list[tuple]]:  # noqa: ANN001
+def _searches(folder, sources=None) -> list[list[tuple]]:
     with KnowledgeBase(folder) as kb:
         return [_view(kb.search(q, k=10, allowed_sources=sources)) for q in QUESTIONS]
 
@@ -75,7 +75,7 @@ def test_index_saves_them_so_the_first_search_after_an_ingest_builds_nothing(fol
         assert not kb.horizon.prepare()  # saved for this store: nothing to build
 
 
-def _no_build(con):  # noqa: ANN001, ANN202
+def _no_build(con):
     raise AssertionError("the catalog was rebuilt, not read from the folder")
 
 
@@ -160,7 +160,7 @@ def test_columns_read_back_what_was_written(tmp_path) -> None:
     assert "unused" not in g and g.get("unused") == ()
 
 
-def _save(tmp_path, name: str, a: np.ndarray):  # noqa: ANN202
+def _save(tmp_path, name: str, a: np.ndarray):
     p = tmp_path / f"{name}.npy"
     np.save(p, a, allow_pickle=False)
     return p
