@@ -37,6 +37,10 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SEED = 19
 
@@ -223,9 +227,22 @@ def fit(groups: list[dict], l2: float, steps: int):
             n += 1
     idx, val, cand = np.array(idx), np.array(val, dtype=float), np.array(cand)
     grp, pos = np.array(grp), np.array(pos, dtype=float)
-    n_groups = len(train)
+    w = listwise_adam(idx, val, cand, grp, pos, n, len(names), len(train), l2, steps)
+    inv = {j: k for k, j in names.items()}
+    return {inv[j]: round(float(x), 6) for j, x in enumerate(w) if abs(x) > 1e-6}
+
+
+def listwise_adam(idx: np.ndarray, val: np.ndarray, cand: np.ndarray, grp: np.ndarray,
+                  pos: np.ndarray, n: int, n_features: int, n_groups: int, l2: float,
+                  steps: int) -> np.ndarray:
+    """Weights of a listwise softmax ranker with L2, by Adam from a seeded start. The data is
+    sparse triples: feature `idx[k]` has value `val[k]` in candidate `cand[k]`; candidate i
+    belongs to group (question) `grp[i]` and is a positive when `pos[i]`. The loss is
+    -log of the positives' probability mass per group (several programs may be right)."""
+    import numpy as np
+
     rng = np.random.default_rng(SEED)
-    w = rng.normal(0, 1e-4, len(names))
+    w = rng.normal(0, 1e-4, n_features)
     m1, m2 = np.zeros_like(w), np.zeros_like(w)
     lr, b1, b2 = 0.05, 0.9, 0.999
     for t in range(1, steps + 1):
@@ -238,13 +255,12 @@ def fit(groups: list[dict], l2: float, steps: int):
         # d/ds of -log sum_{pos} p  =  p - (p * pos) / sum_pos p
         pmass = np.bincount(grp, weights=p * pos, minlength=n_groups)
         coef = p - (p * pos) / np.maximum(pmass[grp], 1e-300)
-        g = np.bincount(idx, weights=coef[cand] * val, minlength=len(names)) / n_groups
+        g = np.bincount(idx, weights=coef[cand] * val, minlength=n_features) / n_groups
         g += l2 * w
         m1 = b1 * m1 + (1 - b1) * g
         m2 = b2 * m2 + (1 - b2) * g * g
         w -= lr * (m1 / (1 - b1 ** t)) / (np.sqrt(m2 / (1 - b2 ** t)) + 1e-8)
-    inv = {j: k for k, j in names.items()}
-    return {inv[j]: round(float(x), 6) for j, x in enumerate(w) if abs(x) > 1e-6}
+    return w
 
 
 def evaluate(groups: list[dict], weights: dict[str, float],

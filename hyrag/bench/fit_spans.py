@@ -244,26 +244,9 @@ def fit(questions: list[dict], n_features: int, l2: float, steps: int) -> np.nda
         n += len(off) - 1
     idx, val = np.concatenate(idx_l), np.concatenate(val_l).astype(float)
     cand, grp, pos = np.concatenate(cand_l), np.concatenate(grp_l), np.concatenate(pos_l)
-    n_groups = len(probs)
-    rng = np.random.default_rng(SEED)
-    w = rng.normal(0, 1e-4, n_features)
-    m1, m2 = np.zeros_like(w), np.zeros_like(w)
-    lr, b1, b2 = 0.05, 0.9, 0.999
-    for t in range(1, steps + 1):
-        s = np.bincount(cand, weights=w[idx] * val, minlength=n)
-        mx = np.full(n_groups, -np.inf)
-        np.maximum.at(mx, grp, s)
-        e = np.exp(s - mx[grp])
-        z = np.bincount(grp, weights=e, minlength=n_groups)
-        p = e / z[grp]
-        pmass = np.bincount(grp, weights=p * pos, minlength=n_groups)
-        coef = p - (p * pos) / np.maximum(pmass[grp], 1e-300)
-        g = np.bincount(idx, weights=coef[cand] * val, minlength=n_features) / n_groups
-        g += l2 * w
-        m1 = b1 * m1 + (1 - b1) * g
-        m2 = b2 * m2 + (1 - b2) * g * g
-        w -= lr * (m1 / (1 - b1 ** t)) / (np.sqrt(m2 / (1 - b2 ** t)) + 1e-8)
-    return w
+    from hyrag.bench.fit import listwise_adam
+
+    return listwise_adam(idx, val, cand, grp, pos, n, n_features, len(probs), l2, steps)
 
 
 def best(g: dict, w: np.ndarray) -> dict | None:

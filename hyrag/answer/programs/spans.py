@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from hyrag.answer.programs.execute import Sentence, run
 from hyrag.answer.programs.language import Program, Span
 from hyrag.answer.programs.lexicon import STOP, content, token_spans, tokens
+from hyrag.answer.programs.score import softmax
 
 if TYPE_CHECKING:
     import duckdb
@@ -435,13 +436,6 @@ def token_range(text: str, a: int, b: int) -> tuple[int, int]:
     return (inside[0], inside[-1] + 1) if inside else (0, 0)
 
 
-def softmax(scores: list[float]) -> list[float]:
-    if not scores:
-        return []
-    m = max(scores)
-    e = [math.exp(s - m) for s in scores]
-    z = sum(e)
-    return [x / z for x in e]
 
 
 def candidates(question: str, p: Prose) -> tuple[Asked, list[tuple[int, float, dict,

@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import hyrag
 from hyrag.answer.programs.execute import ExecutionError, run
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.tables import tables
 from hyrag.kb import KnowledgeBase
-from hyrag.settings import Settings
-
-REPORT = """Revenue by line (in thousands),,
-,2019,2018
-Product,100,80
-Services,50,40
-Margin,20%,25%
-Returns,(30),(20)
-Total,150,120
-"""
-
-
-@pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("programs")
-    path = Path(folder) / "revenue.csv"
-    path.write_text(REPORT, encoding="utf-8")
-    kb = hyrag.open(folder / "kb", settings=Settings(answer_use_search=False))
-    kb.ingest(path)
-    yield kb
-    kb.close()
 
 
 def _at(kb: KnowledgeBase, label: str, period: str) -> Cell:
