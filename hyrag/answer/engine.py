@@ -78,6 +78,7 @@ class AnswerEngine:
                                                                       "needs_verification"):
             # no route answered: the program route may, as one more attempt with its own
             # audit record; it never replaces an answer another route gave
+            kept = self.last_table_answer
             alt = self._ask_once(question, trust, as_of, on_event=on_event, original=question,
                                  core="programs")
             prog = alt.program or {}
@@ -90,6 +91,8 @@ class AnswerEngine:
 
                 ans = replace(alt, verification={**alt.verification, "fallback": {
                     "from": ans.decision, "text": ans.text, "audit_id": ans.audit_id}})
+            else:  # the table reading stays the answer's, not the unused attempt's
+                self.last_table_answer = kept
         if len(res.attempts) > 1:
             from dataclasses import replace
 
