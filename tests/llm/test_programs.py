@@ -28,6 +28,9 @@ Services,50,40
 Total,150,120
 """
 QUESTION = "What was the change in Services revenue from 2018 to 2019?"
+# what a small model may do wrong and the route degrades on (hyrag.llm.client): not JSON, or
+# cut at the token limit; "unavailable" (a server that is down or crashed) is no such fault
+MODEL_FAULTS = ("malformed", "truncated", "refused")
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +51,8 @@ def test_every_proposal_is_a_program_over_held_cells_or_a_stated_rejection(
                                       lambda: ([], []), lambda k, p: ev.append((k, p)))
         assert client.log[-1].step == "programs"
         if ev[-1][0] == "llm_degraded":  # a reply that is no JSON: the reason is recorded
+            # or cut at the token limit; an unreachable or crashed server is a failure here
+            assert ev[-1][1]["kind"] in MODEL_FAULTS, ev[-1][1]
             assert ev[-1][1]["reason"] and not programs
         else:
             assert ev[-1][0] == "llm_step"
@@ -64,7 +69,9 @@ def test_an_answer_with_proposals_is_the_interpreters_and_the_audit_records_them
         events = list(kb.ask_stream(QUESTION))
         a = events[-1]["answer"]
         kinds = [e["type"] for e in events]
-        assert "program_proposals" in kinds or "llm_degraded" in kinds, kinds
+        degraded = [e for e in events if e["type"] == "llm_degraded"]
+        assert "program_proposals" in kinds or degraded, kinds
+        assert all(e["kind"] in MODEL_FAULTS for e in degraded), degraded
         assert a.program is not None, a.text
         program = Program.from_dict(a.program["program"])
         assert list(run(program, tables(kb.store.con)).values) == list(a.values)
