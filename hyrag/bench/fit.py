@@ -267,7 +267,7 @@ def evaluate(groups: list[dict], weights: dict[str, float],
              calibrator: dict[str, float] | None = None) -> list[tuple[float, int]]:
     """(confidence in the best candidate, is it right) per question (no candidate: (0, 0));
     the confidence is the calibrator's when one is given, else the best probability."""
-    return [(_confidence(f, calibrator), y) for f, y in _tops(groups, weights)]
+    return [(confidence(f, calibrator), y) for f, y in _tops(groups, weights)]
 
 
 def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int]]:
@@ -291,7 +291,9 @@ def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int
     return out
 
 
-def _confidence(f: dict, calibrator: dict[str, float] | None) -> float:
+def confidence(f: dict, calibrator: dict[str, float] | None) -> float:
+    """The calibrator's probability for calibration features `f` (no calibrator: the best
+    probability itself; no features: 0). Shared by `hyrag bench fit-spans`."""
     import math
 
     if not f:
@@ -394,7 +396,7 @@ def run(args: argparse.Namespace) -> int:
     oof = out_of_fold(train + [{**g, "doc": ("wtq", g["doc"])} for g in lists_groups],
                       args.l2, args.steps)
     cal = calibrate(oof)
-    t = threshold([(_confidence(f, cal), y) for f, y in oof], args.precision)
+    t = threshold([(confidence(f, cal), y) for f, y in oof], args.precision)
     table = [g for g in train if g["from"] != "text"]
     if table:
         print(report(f"training ({args.train} documents), table questions",
@@ -403,7 +405,7 @@ def run(args: argparse.Namespace) -> int:
         print(report("training (WTQ random-split-1-train questions)",
                      evaluate(lists_groups, weights, cal), t))
     print(report("training, out of fold, all questions",
-                 [(_confidence(f, cal), y) for f, y in oof], t))
+                 [(confidence(f, cal), y) for f, y in oof], t))
     if held:
         other = "odd" if args.train == "even" else "even"
         print(report(f"held out ({other} documents), table questions",

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import math
 import pickle
 import shlex
 import sys
@@ -44,6 +43,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from hyrag.bench.fit import calibrate, confidence, listwise_adam, threshold
 
 if TYPE_CHECKING:
     import numpy as np
@@ -244,8 +245,6 @@ def fit(questions: list[dict], n_features: int, l2: float, steps: int) -> np.nda
         n += len(off) - 1
     idx, val = np.concatenate(idx_l), np.concatenate(val_l).astype(float)
     cand, grp, pos = np.concatenate(cand_l), np.concatenate(grp_l), np.concatenate(pos_l)
-    from hyrag.bench.fit import listwise_adam
-
     return listwise_adam(idx, val, cand, grp, pos, n, n_features, len(probs), l2, steps)
 
 
@@ -280,38 +279,6 @@ def best(g: dict, w: np.ndarray) -> dict | None:
     return {"f": f, "em": float(g["em"][b]), "f1": float(g["f1"][b]),
             "sentence": right_sentence, "reachable_em": float(g["em"].max()),
             "top_f1": top}
-
-
-def calibrate(rows: list[tuple[dict, float]], l2: float = 1e-2, steps: int = 2000
-              ) -> dict[str, float]:
-    """Logistic regression of "the best span is exactly right" on its calibration features
-    (gradient descent from zero)."""
-    import numpy as np
-
-    names = sorted({k for f, _ in rows for k in f})
-    x = np.array([[f.get(k, 0.0) for k in names] for f, _ in rows])
-    y = np.array([y for _, y in rows], dtype=float)
-    w = np.zeros(len(names))
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))
-        w -= 0.5 * (x.T @ (p - y) / len(y) + l2 * w)
-    return {k: round(float(v), 6) for k, v in zip(names, w, strict=True)}
-
-
-def confidence(f: dict, cal: dict[str, float]) -> float:
-    z = sum(cal.get(k, 0.0) * v for k, v in f.items())
-    return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
-
-
-def threshold(scored: list[tuple[float, float]], precision: float) -> float:
-    """The lowest confidence cut whose answered questions keep `precision` (most right
-    answers); 1.01 (never answer) when no cut does."""
-    best_t, best_right = 1.01, 0.0
-    for t in sorted({round(c, 3) for c, _ in scored}):
-        ans = [y for c, y in scored if c >= t]
-        if ans and sum(ans) / len(ans) >= precision and sum(ans) > best_right:
-            best_t, best_right = t, sum(ans)
-    return best_t
 
 
 def out_of_fold(questions: list[dict], n_features: int, l2: float, steps: int,
