@@ -19,7 +19,7 @@ from ingest.captions import caption_scale
 from ingest.numbers import parse_number, scale_hint
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable
-from ingest.units import NULLS
+from ingest.units import CURRENCY_CODES, NULLS
 
 
 class Role(StrEnum):
@@ -279,6 +279,14 @@ _DTYPE = {
 }
 
 
+def takes_title_scale(unit: str) -> bool:
+    """Whether a column whose header declares `unit` (and no scale) takes the title's scale.
+    A title's "(in millions)" scales a statement's amounts; a column that names a unit of its
+    own other than money — "Useful lives (in years)", "Lead time (days)", "Weight (kg)" —
+    holds measures no magnitude of the title applies to (4.2 years, not 4.2 million)."""
+    return not unit or unit in CURRENCY_CODES
+
+
 def scale_of_title(title: str | None) -> tuple[str, str]:
     """(scale, unit) a table's title gives its amounts; a declared "(in thousands)" beats an
     amount or a percentage the caption's prose quotes."""
@@ -332,7 +340,7 @@ def infer_schema(table: RawTable, opts: SchemaOptions | None = None) -> TableSch
                 full_id_ok = False
         scale, unit = scale_hint(col.header)
         if role is Role.NUMERIC:
-            if not scale:
+            if not scale and takes_title_scale(unit):
                 scale = title_scale
             if not unit:
                 unit = title_unit

@@ -12,7 +12,10 @@ same reading of it. Each cell carries:
 - its **period**: from its column path, else its row (a time column, or a row label that is a
   period), else its section heading ("As of December 31, 2018"), else the table's title;
 - its **scale and unit**: from the cell itself ("$4.4 billion"), else its column (the schema's
-  reading of the header and the cells), else the table's title ("(in thousands)");
+  reading of the header and the cells), else the table's title ("(in thousands)"); a row whose
+  label states a measure of its own ("Gross margin %", "Earnings per share", "Useful life (in
+  years)") does not take the title's scale (`row_measure`): "in millions, except per share
+  amounts", which statements often leave unsaid;
 - the **kind of row** it sits in: `data`; `heading` (a label alone over the rows beneath);
   `total` (a line that says it is one: "Total ...", or an unlabelled line that adds up the lines
   above); `metadata` (a row among rows labelled by periods whose own label names a statistic:
@@ -34,8 +37,8 @@ from typing import TYPE_CHECKING
 
 from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_empty
-from ingest.numbers import parse_number
-from ingest.schema import Role, TableSchema, scale_of_title
+from ingest.numbers import parse_number, scale_hint
+from ingest.schema import Role, TableSchema, scale_of_title, takes_title_scale
 from ingest.sections import heading_label, is_statistic_label, is_total_label, section_paths
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
@@ -50,6 +53,27 @@ PERIOD_LABEL_SHARE = 0.75
 MIN_PERIOD_ROWS = 2
 PERIOD_SAMPLE = 50  # labels looked at before a column of names is known to be no series
 _NAMING_ROLES = (Role.ID, Role.CATEGORICAL, Role.TEXT)
+# a ratio to one unit of something ("per share", "per employee"; not "per cent")
+_PER_UNIT = re.compile(r"\bper\s+(?!cent\b)[a-z]", re.IGNORECASE)
+
+
+def row_measure(label: str) -> tuple[str, str] | None:
+    """(scale, unit) a row's label states for its figures when it names a measure no title
+    magnitude applies to — a percentage ("Gross margin %": percent), a unit other than money
+    ("Useful life (in years)", "Number of employees"), a per-unit ratio ("Earnings per share")
+    — else None (the row's figures take their column's scale, or the title's)."""
+    if not label:
+        return None
+    scale, unit = scale_hint(label)
+    if scale == "percent":
+        return ("percent", "%")
+    if scale:
+        return None  # "Revenue (in thousands)": a magnitude of its own, the cell's business
+    if unit and takes_title_scale(unit) is False:
+        return ("", unit)
+    if _PER_UNIT.search(label):
+        return ("", unit)
+    return None
 
 
 @dataclass(frozen=True)
@@ -297,6 +321,9 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
         rows.append(ModelRow(row=table.row_locs[i], path=path, kind=kinds[i],
                              period=row_period or section_period or title_period,
                              headings=len(sections[i])))
+    # rows whose label states a measure of their own (`row_measure`), by position
+    measured = {i: m for i, r in enumerate(rows) if r.kind != "heading" and (
+        m := _row_scale(" ".join(r.path[r.headings:]), r.path[:r.headings])) is not None}
     ri: list[int] = []
     ci: list[int] = []
     texts: list[str] = []
@@ -306,7 +333,8 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     for j in range(len(paths)):
         col = by_pos.get(j)
         figures = j not in naming and j != time_pos
-        col_scale = (col.scale if col is not None and col.scale else title_scale)
+        col_scale = (col.scale if col is not None and (col.scale or not takes_title_scale(
+            col.unit)) else title_scale)
         col_unit = (col.unit if col is not None and col.unit else title_unit)
         seen: dict[object, tuple[str, float | None, str, str]] = {}
         if figures and typed is not None and col is not None and col.role is Role.NUMERIC \
@@ -329,6 +357,16 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
             values.append(got[1])
             scales.append(got[2])
             units.append(got[3])
+    if measured and title_scale:
+        # the title's scale, inherited by a row that states its own measure, is not the row's
+        inherited = {j: (c.scale if (c := by_pos.get(j)) is not None and c.scale else title_scale)
+                     for j in range(len(paths))}
+        for k, (i, j) in enumerate(zip(ri, ci, strict=True)):
+            m = measured.get(i)
+            if m is not None and values[k] is not None and scales[k] == title_scale \
+                    and inherited[j] == title_scale:
+                scales[k] = m[0]
+                units[k] = m[1] or units[k]
     order = sorted(range(len(ri)), key=lambda k: (ri[k], ci[k]))
     arrays = CellArrays(row=tuple(ri[k] for k in order), column=tuple(ci[k] for k in order),
                         text=tuple(texts[k] for k in order),
@@ -337,6 +375,25 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                         unit=tuple(units[k] for k in order))
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
                       title=table.title, rows=tuple(rows), columns=columns, arrays=arrays)
+
+
+def _row_scale(own: str, headings: Sequence[str]) -> tuple[str, str] | None:
+    """The measure a row's figures are stated in when it is not the title's (`row_measure`):
+    its own label's percentage first; then the section headings above it, innermost first —
+    a heading that declares a magnitude ("Shares used (in millions)") keeps the title's
+    reading for the rows beneath, whatever their labels say, and one that states a measure
+    ("Per share data:", "As a percentage of revenue:") gives it; then its own label's."""
+    mine = row_measure(own)
+    if mine is not None and mine[0] == "percent":
+        return mine
+    for h in reversed(headings):
+        scale, _ = scale_hint(h)
+        if scale and scale != "percent":
+            return None
+        got = row_measure(h)
+        if got is not None and (mine is None or got[0] == "percent"):
+            return got
+    return mine
 
 
 def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame, name: str,

@@ -108,6 +108,24 @@ def test_a_scale_in_the_corner_cell_is_every_amounts(model) -> None:
     assert at(m, "A2").scale == ""  # a label carries no scale
 
 
+def test_a_column_with_a_unit_of_its_own_takes_no_title_scale(model) -> None:
+    m = model("intangibles.csv", "(In millions),Useful life (in years),Fair value\n"
+              "Purchased technology,4.2,$232\nTrademarks,5.0,25\n")
+    assert (at(m, "B2").value, at(m, "B2").scale, at(m, "B2").unit) == (4.2, "", "years")
+    assert (at(m, "C3").value, at(m, "C3").scale) == (25, "million")
+
+
+def test_a_row_stating_its_own_measure_takes_no_title_scale(model) -> None:
+    # "in millions, except per share amounts and percentages", as statements leave unsaid
+    m = model("income.csv", "(In millions),2019,2018\nRevenue,\"1,200\",950\n"
+              "Gross margin %,41.5,40.2\nEarnings per share,1.32,1.10\n"
+              "\"Weighted average number of shares (shares, millions)\",,\nBasic earnings per share,412,405\n"
+              "Per share data:,,\nDividends declared,0.40,0.36\n")
+    assert (at(m, "B2").scale, at(m, "B3").scale, at(m, "B4").scale) == ("million", "percent", "")
+    assert at(m, "B6").scale == "million"  # a heading's declared magnitude wins over the label
+    assert at(m, "C8").scale == ""  # under a heading that states a per-share measure
+
+
 def test_a_total_line_is_a_total_row(model) -> None:
     m = model("sales.csv", ",2019\nNorth,10\nSouth,12\nTotal,22\n")
     assert at(m, "B4").row_kind == "total" and at(m, "B2").row_kind == "data"
