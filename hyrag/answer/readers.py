@@ -20,18 +20,11 @@ those of every other answer:
    is a percentage of sales: the line-item question about X, in percent; `tableqa_changes` —
    a sum, mean or difference of a line's year-on-year changes where the table states only
    those ("Change between 2019 and 2018 | 2018 and 2017").
-2. `tablespans_headings.heading_total` — "total <a section heading> in <year>", when the
-   heading's rows close on an unlabelled line that sums them (no line is named "Total ...");
-   then `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
+2. `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
    direct answer when the question asks "in which year", since a figure is no answer to it.
    A line-item question it declines stays declined.
-2b. `tableqa_headsum` — "the sum of all <a section heading>": the lines beneath it added up,
-   when no line-item question was found; `tableqa_ratios` — a named textbook ratio ("the
-   current ratio in 2019") of the balance sheet's total lines; `tableqa_parts` — "the total
-   <item>" the table shows only as "<item>, current" and "<item>, non-current": their sum
-   (it runs even where the line-item reader owned the question: that reader found a part's
-   line, which is not the item asked for); `tableqa_due` — "the total <kind of instrument> due
-   by <date>": the lines whose stated maturity falls by then, added up.
+2b. `tableqa_due` — "the total <kind of instrument> due by <date>": the lines whose stated
+   maturity falls by then, added up.
 3. `tableqa_pair` — a difference, change or sum of two cells the question names by row and
    column words (one row and two of its columns, or two rows of one column). It runs even
    where the line-item reader declined: that reader reads a line across periods, and two
@@ -44,17 +37,19 @@ those of every other answer:
 5. `tableqa_shares` — a share of a total read off the grid: a cell the question names (a row
    in a column) over its row's Total column or its column's total line; only where no reader
    above answered (a line-item share of one period is `tableqa`'s).
-6. `tableqa_grid` — one cell of a table without periods (the row and the column the
-   question names), when nothing above answered and the parser found no direct evidence (or
-   only a sum of rows the question asked no sum of) — also for a line-item question `tableqa`
-   declined for naming no year ("the total capital leases": the line's "Total" column).
-7. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
+6. `prose_read` — amounts a sentence states, only when no table reader answered and no cell or
    SQL result did (a direct answer resting on text claims alone may be re-read).
-8. `prose_spans` — what a sentence says a term represents / comprises / how it is calculated
+7. `prose_spans` — what a sentence says a term represents / comprises / how it is calculated
    (the clause quoted), when no reader above answered and the parser found no direct evidence
    or the question asks for an explanation.
 
 Everything runs through the subject's view (`con`), so the policy's filters hold here too.
+
+Being deleted (issue 19): the program route (`programs/`) replaces these readers one by one as
+it matches them on questions neither was written on. Gone already: the readers that answered
+no question outside TAT-QA dev on the held-out test split (a heading's unlabelled total, a
+heading's sum, textbook ratios of total lines, current + non-current parts, a cell of a
+period-less grid, a roll-forward ratio).
 """
 
 from __future__ import annotations
@@ -140,28 +135,12 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
 
             tq = tableqa_changes.resolve(question, con)
     if tq is None and not spans_owned:
-        from hyrag.answer.tablespans_headings import heading_total
-
-        tq = heading_total(question, con)
-    if tq is None and not spans_owned:
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
-    if tq is None and not owned and not spans_owned:
-        from hyrag.answer import tableqa_headsum
-
-        tq = tableqa_headsum.resolve(question, con)
-        if tq is None:
-            from hyrag.answer import tableqa_ratios
-
-            tq = tableqa_ratios.resolve(question, con)
     if tq is None and not spans_owned:
-        from hyrag.answer import tableqa_parts
+        from hyrag.answer import tableqa_due
 
-        tq = tableqa_parts.resolve(question, con)
-        if tq is None:
-            from hyrag.answer import tableqa_due
-
-            tq = tableqa_due.resolve(question, con)
+        tq = tableqa_due.resolve(question, con)
     if tq is None and not spans_owned:
         from hyrag.answer import tableqa_pair
 
@@ -174,13 +153,6 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
         from hyrag.answer import tableqa_shares
 
         tq = tableqa_shares.resolve(question, con)
-    # a line-item question the line-item reader owned but declined for want of a period
-    # ("the total capital leases": no year named) may name a column without one ("Total")
-    if tq is None and (not owned or not tableqa_read.years(question)):
-        from hyrag.answer import tableqa_grid
-
-        if not direct or tableqa_grid.unasked_sum(parsed, facts):
-            tq = tableqa_grid.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
         from hyrag.answer import prose_read
 

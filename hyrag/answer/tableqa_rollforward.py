@@ -194,14 +194,8 @@ def asked_periods(question: str, t: Table, movement: bool) -> _Ask | None:
 
 
 def resolve(question: str, con):
-    """A `tableqa.Resolved` answer from a roll-forward table, or None; a ratio of two of its
-    cells is `tableqa_rollforward_ratio`'s."""
-    from hyrag.answer import tableqa_rollforward_ratio
+    """A `tableqa.Resolved` answer from a roll-forward table, or None."""
     from hyrag.answer.tableqa import Resolved
-
-    ratio = tableqa_rollforward_ratio.resolve(question, con)
-    if ratio is not None:
-        return ratio
 
     q_all = tr.content(question)
     found = []

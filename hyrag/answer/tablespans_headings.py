@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from hyrag.answer import tablelines
 from hyrag.answer import tableqa_rows as tr
 
 
@@ -67,47 +66,3 @@ def sole_lines(q: set[str], lines: list[_Line]) -> dict[int, str]:
         if words and words <= q and len(under) == 1:
             out[id(under[0])] = head
     return out
-
-
-def heading_total(question: str, con):  # a `TableResolved` or None
-    """"What is total basic earnings per share (cents per share) for 2019?": the question
-    names a section heading ("Basic earnings per share (cents per share)") and asks for its
-    total in one year, and the line closing the heading's rows has no label of its own — the
-    figure that sums them is the heading's total, as an analyst reads the statement. Only
-    when the heading's rows add up to that line (`tablelines.block`), the question names
-    one year and asks for a figure (no change, average or ratio); a labelled "Total ..." line
-    is the line-item reader's."""
-    from dataclasses import replace
-
-    from hyrag.answer import tableqa_read as read
-
-    years = read.years(question)
-    if len(years) != 1 or not re.search(r"\btotal\b", question, re.I):
-        return None
-    lines = tablelines.table_lines(con)
-    found = heading_rows(tr.content(question) - {"total"}, lines)
-    if found is None:
-        return None
-    head, rows = found
-    nxt = [ln for ln in lines if ln.table == rows[-1].table and ln.row > rows[-1].row]
-    if not nxt or nxt[0].label or nxt[0].section != head:
-        return None
-    blk = tablelines.block(nxt[0], lines, unlabelled=True)
-    if blk is None or [ln.row for ln in blk[1]] != [ln.row for ln in rows]:
-        return None
-    if read.operation(question, head, 1) != "lookup":
-        return None
-    c = nxt[0].by_year.get(years[0])
-    if c is None:
-        return None
-    b = tablelines.Builder()
-    refs = [b.commit(ln.by_year[years[0]], f"line under {head}") for ln in rows
-            if years[0] in ln.by_year]
-    tref = b.commit(c, f"total of {head}")
-    name = re.sub(r"\s*\(\d+(?:,\s*\d+)*\)", "", head).rstrip(": ")  # footnote marks "(1,2)"
-    sent = (f"The total of {name} in {years[0]} is {c['value_text'].strip()} [{tref}], the "
-            f"sum of {tablelines.join([ln.label for ln in rows])} "
-            f"{''.join(f'[{r}]' for r in refs)}.")
-    pct = "%" in (c["value_text"] or "")
-    res = b.done("lookup", c["value_text"].strip() if pct else c["value_num"], sent)
-    return replace(res, scale="" if pct else tr.scale(c))

@@ -131,37 +131,3 @@ def test_dated_labels_without_balances_are_no_roll_forward(tmp_path_factory) -> 
         assert ask(k, "What is the amount of the term loan due July 2022?") is None
     finally:
         k.close()
-
-
-OPTIONS = [
-    ["Outstanding at September 30, 2016", "3,015,374", "$3.95"],
-    ["Granted", "147,800", "$7.06"],
-    ["Exercised", "(235,514)", "$2.92"],
-    ["Outstanding at September 30, 2017", "2,845,866", "$4.21"],
-    ["Granted", "299,397", "$8.60"],
-    ["Exercised", "(250,823)", "$2.96"],
-    ["Outstanding at September 30, 2018", "2,894,440", "$4.75"],
-]
-
-
-@pytest.fixture(scope="module")
-def options(tmp_path_factory: pytest.TempPathFactory):
-    k = statement_kb(tmp_path_factory, OPTIONS, None, "options",
-                     ["", "Number of Shares", "Weighted-Average Exercise Price Per Share"])
-    yield k
-    k.close()
-
-
-def test_a_movement_over_a_balance(options) -> None:
-    r = ask(options, "What is the proportion of granted shares between 2017 and 2018 over "
-                     "outstanding shares at September 30, 2017?")
-    assert r is not None and (r.operation, r.answer) == ("ratio", 0.11)
-    r = ask(options, "What is the granted shares between 2017 and 2018 as a percentage of "
-                     "outstanding shares at September 30, 2017?")
-    assert r is not None and (r.answer, r.scale) == (10.52, "percent")
-    # a bracketed movement: its size or its signed figure?
-    assert ask(options, "What is the proportion of exercised shares between 2017 and 2018 "
-                        "over outstanding shares at September 30, 2017?") is None
-    # a balance date the table does not state
-    assert ask(options, "What is the proportion of granted shares between 2017 and 2018 over "
-                        "outstanding shares at December 31, 2017?") is None

@@ -215,66 +215,22 @@ def eps(tmp_path_factory: pytest.TempPathFactory):
     k.close()
 
 
-def test_the_total_of_a_heading_is_its_unlabelled_closing_line(eps) -> None:
-    from hyrag.answer.tablespans_headings import heading_total
 
-    ans, ta = ask_with_table_answer(eps, "What is total basic earnings per share (cents per "
-                                         "share) for 2019?")
-    assert ans.decision == "answer", ans.text
-    assert ta["value"] == 206.2
-    con = eps.store.con
-    # no year, two years, or a change: not one figure of the line
-    assert heading_total("What is total basic earnings per share (cents per share)?", con) is None
-    assert heading_total("What is the change in total basic earnings per share (cents per "
-                         "share) from 2018 to 2019?", con) is None
-    # a closing line that does not add up to the rows above is no total of them
-    assert heading_total("What is the total other figures in 2019?", con) is None
-
-
-def test_a_total_column_answers_a_line_named_without_a_year(tmp_path_factory) -> None:
+def test_a_line_named_without_a_year_gets_no_other_figure(tmp_path_factory) -> None:
     rows = [["Operating leases", "19,437", "4,143", "7,111"],
             ["Capital leases", "65", "27", "38"]]
     k = statement_kb(tmp_path_factory, rows, "Contractual obligations (in thousands)", "due",
                      columns=("item", "Total", "2020", "2021-2022"))
     try:
+        # the grid reader that read the "Total" column went with the dev-only readers (issue
+        # 19); the program route is not yet sure enough of that cell to answer: no other
+        # line's figure, nor a sum of the periods, is given instead
         ans, _ = ask_with_table_answer(k, "What is the total capital leases?")
-        assert ans.decision == "answer" and "65" in ans.text, ans.text
+        assert ans.decision != "answer" or "65" in ans.text, ans.text
+        assert "19,437" not in ans.text and "92" not in ans.text, ans.text
     finally:
         k.close()
 
-
-def test_a_grid_dated_by_its_section_headings(tmp_path_factory) -> None:
-    from hyrag.answer import tableqa_grid
-
-    rows = [["As at 31 December 2019", "", ""],
-            ["Monetary assets, current", "27,728", "2,899"],
-            ["Monetary assets, non-current", "373", "–"],
-            ["Monetary liabilities, current", "(4,273)", "(14,732)"],
-            ["Monetary liabilities, non-current", "(91)", "(5,739)"],
-            ["", "23,737", "(17,572)"],
-            ["As at 31 December 2018", "", ""],
-            ["Monetary assets, current", "18,041", "1,994"],
-            ["Monetary assets, non-current", "2,642", "–"],
-            ["Monetary liabilities, current", "(3,434)", "(4,587)"],
-            ["Monetary liabilities, non-current", "(3,733)", "(9,430)"],
-            ["", "13,516", "(12,023)"]]
-    k = statement_kb(tmp_path_factory, rows, "(in millions)", "fx", columns=(
-        "item", "USD denominated RMB’Million", "Non-USD denominated RMB’Million"))
-    try:
-        con = k.store.con
-        r = tableqa_grid.resolve("What was the amount of USD denominated current monetary "
-                                 "assets as at 31 December 2018?", con)
-        assert r is not None and r.answer == 18041.0
-        r = tableqa_grid.resolve("What was the amount of non-USD denominated current monetary "
-                                 "assets as at 31 December 2019?", con)
-        assert r is not None and r.answer == 2899.0
-        # a date no heading states, or a row named only in part (their total?), is not read
-        assert tableqa_grid.resolve("What was the amount of USD denominated current monetary "
-                                    "assets as at 30 June 2019?", con) is None
-        assert tableqa_grid.resolve("What was the total USD denominated monetary assets as at "
-                                    "31 December 2019?", con) is None
-    finally:
-        k.close()
 
 
 def test_the_periods_a_maturity_schedule_states_in_its_rows(tmp_path_factory) -> None:
