@@ -323,7 +323,8 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                              headings=len(sections[i])))
     # rows whose label states a measure of their own (`row_measure`), by position
     measured = {i: m for i, r in enumerate(rows) if r.kind != "heading" and (
-        m := _row_scale(" ".join(r.path[r.headings:]), r.path[:r.headings])) is not None}
+        m := _row_scale(" ".join(lvl for lvl in r.path[r.headings:] if not _figure(lvl)),
+                        r.path[:r.headings])) is not None}
     ri: list[int] = []
     ci: list[int] = []
     texts: list[str] = []
@@ -375,6 +376,12 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                         unit=tuple(units[k] for k in order))
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
                       title=table.title, rows=tuple(rows), columns=columns, arrays=arrays)
+
+
+def _figure(text: str) -> bool:
+    """A path level that is a figure ("(3)%", "690,791") from a text column beside the label,
+    not a name: its "%" says nothing of the row's measure."""
+    return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
 
 
 def _row_scale(own: str, headings: Sequence[str]) -> tuple[str, str] | None:
