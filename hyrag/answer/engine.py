@@ -58,8 +58,8 @@ class AnswerEngine:
             for table, col, why in failing_columns(rep, self._last_facts):
                 tracker.record(table, col, why)
 
-        from hyrag.answer import tablespans
-        from hyrag.answer.tableqa_read import WHICH_YEAR
+        from hyrag.answer.readers import tablespans
+        from hyrag.answer.readers.tableqa_read import WHICH_YEAR
 
         # a structure or "which year" question rewritten into a figure lookup would answer
         # another question; so would a why-question or one asking for a change, a difference,
@@ -178,7 +178,7 @@ class AnswerEngine:
             if found is not None or core == "programs":
                 reading = readers.Reading(found)
         if reading is None:
-            from hyrag.answer.scope import readers_con
+            from hyrag.answer.readers.scope import readers_con
 
             # without tables beyond a report's size: those are the SQL route's (answer/scope.py)
             reading = readers.read(question, readers_con(reader), parsed=parsed, direct=direct,

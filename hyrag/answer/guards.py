@@ -113,8 +113,8 @@ def _share_column_of_line(f) -> bool:  # commitment.Fact
     """A figure from a percentage column ("% of total revenue") whose words the line's own
     label already says ("Total cost of revenue"): a question naming the line names no column
     by those words, and the line's amount beside it is as much what it asks for."""
-    from hyrag.answer.tableqa_layout import share_column
-    from hyrag.answer.tableqa_rows import content
+    from hyrag.answer.readers.tableqa_layout import share_column
+    from hyrag.answer.readers.tableqa_rows import content
 
     if not share_column(f.attribute or ""):  # its header says so, not only its cells
         return False
@@ -211,7 +211,7 @@ def unheld_measure(question: str, parsed: ParsedQuestion, facts: Sequence,
     import json
 
     from hyrag.answer.catalog import content, norm
-    from hyrag.answer.tableqa_rows import content as rows_content
+    from hyrag.answer.readers.tableqa_rows import content as rows_content
 
     m = parsed.measure
     if m is None or m.known or not facts or derivations:

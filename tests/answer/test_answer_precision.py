@@ -80,7 +80,7 @@ def test_asks_for_comparison() -> None:
 
 
 def test_increased_by_is_a_change_not_a_lookup() -> None:
-    from hyrag.answer import tableqa_read as read
+    from hyrag.answer.readers import tableqa_read as read
 
     assert read.operation("How much did sales increased by from 2018 to 2019?", "Sales", 1) \
         == "difference"
@@ -118,7 +118,7 @@ def test_an_average_over_periods_is_not_one_periods_figure(kb) -> None:
 
 
 def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:
-    from hyrag.answer import tableqa
+    from hyrag.answer.readers import tableqa
 
     grid = [["", "Year Ended December 31,", ""], ["", "2019", "2018"],
             ["Current income tax expense (benefit):", "", ""], ["Federal", "$ 12", "$ 40"],
@@ -132,7 +132,7 @@ def test_a_qualifier_the_line_lacks_names_another_line(kb) -> None:
 
 
 def test_the_greater_of_negative_figures_is_ambiguous(kb) -> None:
-    from hyrag.answer import tableqa
+    from hyrag.answer.readers import tableqa
 
     grid = [["£m", "2019", "2018"], ["At 1 January", "65.6", "64.8"],
             ["Foreign exchange movements", "(4.2)", "(1.5)"], ["At 31 December", "61.4", "65.6"]]

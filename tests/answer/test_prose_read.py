@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import prose_periods, prose_read
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import prose_periods, prose_read
 from hyrag.settings import Settings
 
 PARAGRAPHS = [

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 import hyrag
-from hyrag.answer import prose_spans
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import prose_spans
 from hyrag.settings import Settings
 from ingest.textclaims import defines, extract_claims
 from ingest.types import Passage

@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import catalog, tableops, tableqa
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer import catalog
 from hyrag.answer.audit import AuditTrail, replay
+from hyrag.answer.readers import tableops, tableqa
+from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.settings import Settings
 
 SETTINGS = Settings(answer_use_search=False)

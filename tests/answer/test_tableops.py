@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 import hyrag
-from hyrag.answer import tableops
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import tableops
 from hyrag.settings import Settings
 
 SEASONS = """Year,Team,League,Wins,Losses,Attendance,Coach

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import tableqa
+from hyrag.answer.readers import tableqa
 from hyrag.settings import Settings
 from tests.answer.conftest import statement_kb
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import hyrag
-from hyrag.answer import tableqa_changes as changes
+from hyrag.answer.readers import tableqa_changes as changes
 from hyrag.settings import Settings
 from tests.grids import ingest_grid
 

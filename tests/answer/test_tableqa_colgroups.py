@@ -206,8 +206,8 @@ def test_quarter_columns_under_a_fiscal_year_heading_are_its_quarters(tmp_path_f
 
 
 def test_period_headings_and_quarter_headers() -> None:
-    from hyrag.answer.tableqa_periods import quarter
-    from hyrag.answer.tableqa_rows import _section_year
+    from hyrag.answer.readers.tableqa_periods import quarter
+    from hyrag.answer.readers.tableqa_rows import _section_year
 
     assert [_section_year(h) for h in ("Fiscal 2019", "FY2018", "As of December 31, 2019",
                                        "Sales 2019", "Fiscal 2017 Restructuring Plan")] == [
@@ -255,8 +255,8 @@ def test_a_title_year_dates_a_table_of_quarter_rows(tmp_path_factory) -> None:
 
 
 def test_the_year_a_title_ends_with_dates_its_table() -> None:
-    from hyrag.answer.tableqa_periods import year_quarters
-    from hyrag.answer.tableqa_rows import title_year
+    from hyrag.answer.readers.tableqa_periods import year_quarters
+    from hyrag.answer.readers.tableqa_rows import title_year
 
     assert [title_year(t) for t in ("Stock Price Range 2018", "As of March 29, 2019 (in "
                                      "millions)", "Fiscal 2017 Restructuring Plan",

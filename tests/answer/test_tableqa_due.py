@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa_due
+from hyrag.answer.readers import tableqa_due
 from tests.answer.conftest import statement_kb
 
 DEBT = [

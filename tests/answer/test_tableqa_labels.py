@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa
+from hyrag.answer.readers import tableqa
 from tests.answer.conftest import statement_kb
 
 ROWS = [

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import tableqa
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import tableqa
 from hyrag.settings import Settings
 from tests.answer.conftest import statement_kb
 
@@ -107,7 +107,7 @@ def test_a_declined_line_item_question_is_not_guessed_by_another_reader(kb, monk
     q = "What were net sales of the premium segment in the Paris flagship boutique in 2019?"
     assert tableqa.read_line_item(q, kb.store.con) == (None, True)  # its question, declined
     assert tableqa.read_line_item("Who founded the company?", kb.store.con) == (None, False)
-    from hyrag.answer import tableops
+    from hyrag.answer.readers import tableops
 
     called: list[str] = []
     monkeypatch.setattr(tableops, "resolve", lambda question, *a, **k: called.append(question))

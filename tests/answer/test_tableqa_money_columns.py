@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa
+from hyrag.answer.readers import tableqa
 from tests.answer.conftest import statement_kb
 
 ROWS = [["Balance at start of period", "1,313.3", "6,201", "1,294.4", "5,719"],

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa, tableqa_pair
-from hyrag.answer import tableqa_read as read
+from hyrag.answer.readers import tableqa, tableqa_pair
+from hyrag.answer.readers import tableqa_read as read
 from tests.answer.conftest import statement_kb
 
 EPS = [

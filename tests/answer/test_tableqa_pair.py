@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa_pair as pair
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import tableqa_pair as pair
 from tests.answer.conftest import statement_kb
 
 AGEING = [

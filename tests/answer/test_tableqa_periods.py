@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import tableqa
-from hyrag.answer import tableqa_periods as periods
+from hyrag.answer.readers import tableqa
+from hyrag.answer.readers import tableqa_periods as periods
 from hyrag.settings import Settings
 from ingest.timekeys import parse_time_key
 

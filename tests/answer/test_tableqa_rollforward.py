@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa_rollforward as rf
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import tableqa_rollforward as rf
 from tests.answer.conftest import statement_kb
 
 AWARDS = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa, tablespans
+from hyrag.answer.readers import tableqa, tablespans
 from tests.answer.conftest import statement_kb
 
 ROWS = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa_shares
+from hyrag.answer.readers import tableqa_shares
 from tests.answer.conftest import ask_with_table_answer, statement_kb
 
 SCHEDULE = [

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 import hyrag
-from hyrag.answer import tableqa_stated as stated
 from hyrag.answer.engine import AnswerEngine
+from hyrag.answer.readers import tableqa_stated as stated
 from hyrag.settings import Settings
 from tests.grids import ingest_grid
 

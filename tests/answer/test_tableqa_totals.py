@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import tableops, tableqa
+from hyrag.answer.readers import tableops, tableqa
 from hyrag.settings import Settings
 from tests.answer.conftest import statement_kb
 
@@ -108,7 +108,7 @@ def test_a_lone_year_among_row_labels_is_no_period(tmp_path) -> None:
                       columns=["item", "Floors"])
     k = hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False))
     k.ingest(df, name="buildings")
-    from hyrag.answer import tableqa_rows as tr
+    from hyrag.answer.readers import tableqa_rows as tr
 
     assert not [c for c in tr.read_cells(k.store.con) if c.get("period_row")]
     assert ask(k, "What were the floors in 1962?") is None

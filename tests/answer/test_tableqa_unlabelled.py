@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import tableqa, tableqa_totals
+from hyrag.answer.readers import tableqa, tableqa_totals
 from tests.answer.conftest import ask_with_table_answer, statement_kb
 
 ASSETS = [

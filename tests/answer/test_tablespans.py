@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import tableqa, tablespans
+from hyrag.answer.readers import tableqa, tablespans
 from hyrag.settings import Settings
 from tests.answer.conftest import ask_with_table_answer, statement_kb
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hyrag.answer import tableqa_rows as tr
-from hyrag.answer.tablespans_headings import heading_rows
+from hyrag.answer.readers import tableqa_rows as tr
+from hyrag.answer.readers.tablespans_headings import heading_rows
 
 
 @dataclass

@@ -1,5 +1,5 @@
-"""The readers' scope (`hyrag.answer.scope`, issue 20): tables beyond a report's size are left
-to the structural fetch and the SQL route. Here every table of more than one row counts as
+"""The readers' scope (`hyrag.answer.readers.scope`, issue 20): tables beyond a report's size
+are left to the structural fetch and the SQL route. Here every table of more than one row counts as
 large, so the views are exercised on the governance fixture: over the whole store, and over a
 subject's own views (the source filter must still hold beneath the size filter)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer import scope
+from hyrag.answer.readers import scope
 from hyrag.policy.views import governed_store
 from tests.policy.conftest import sources_by
 

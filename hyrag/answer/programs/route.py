@@ -25,8 +25,8 @@ from hyrag.answer.programs.language import Program
 from hyrag.answer.programs.link import Question, link_columns, link_rows
 from hyrag.answer.programs.score import Model, agreement, answer_key, features, op_key
 from hyrag.answer.programs.tables import tables
+from hyrag.answer.readers.tableops import TableResolved
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tableops import TableResolved
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
 

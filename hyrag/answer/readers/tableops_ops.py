@@ -17,8 +17,8 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from hyrag.answer.tableops import Grid, Result
-from hyrag.answer.tableops_parse import (
+from hyrag.answer.readers.tableops import Grid, Result
+from hyrag.answer.readers.tableops_parse import (
     COMPARATIVES,
     MAXWORDS,
     MINWORDS,
@@ -34,7 +34,7 @@ from hyrag.answer.tableops_parse import (
     year_column,
     year_of,
 )
-from hyrag.answer.tableops_read import (
+from hyrag.answer.readers.tableops_read import (
     MAX_ROWS_LISTED,
     WH,
     Reading,

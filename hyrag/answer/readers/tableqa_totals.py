@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tablelines
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.readers import tablelines
+from hyrag.answer.readers import tableqa_rows as tr
 
 
 def names(con) -> dict[tuple[str, object], str]:

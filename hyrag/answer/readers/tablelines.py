@@ -14,10 +14,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
@@ -214,7 +214,7 @@ class Builder:
              derivation: Derivation | None = None, *, scale: str = ""):
         """The reading as the engine takes it; `scale` is the answer's ("percent" for a
         computed percentage, else the cells' own "million" ...)."""
-        from hyrag.answer.tableops import TableResolved
+        from hyrag.answer.readers.tableops import TableResolved
 
         return TableResolved(self.reqs, self.verdicts, self.store,
                              [derivation] if derivation else [], operation, answer, scale, 1.0,

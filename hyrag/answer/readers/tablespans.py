@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tablelines as tl
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
-from hyrag.answer import tablespans_items
 from hyrag.answer.catalog import per_view
-from hyrag.answer.tablelines import Line
-from hyrag.answer.tablespans_headings import heading_rows, sole_lines
+from hyrag.answer.readers import tablelines as tl
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
+from hyrag.answer.readers import tablespans_items
+from hyrag.answer.readers.tablelines import Line
+from hyrag.answer.readers.tablespans_headings import heading_rows, sole_lines
 from ingest.textclaims import NEGATED_PREFIX
 
 _PERIOD_Q = re.compile(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:(?:financial|fiscal|"
@@ -261,7 +261,7 @@ def _introductions(con) -> list[set[str]]:
     """The words of every subject a sentence of the view announces a table with, or that a
     heading carries onto sentences (see `_introduced`), read once per view from the prose
     sentences the prose readers scan (`prose_spans.sentences`)."""
-    from hyrag.answer.prose_spans import sentences
+    from hyrag.answer.readers.prose_spans import sentences
 
     out = []
     for row in sentences(con):

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tablelines
-from hyrag.answer import tableqa_layout as layout
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.readers import tablelines
+from hyrag.answer.readers import tableqa_layout as layout
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.answer.tools import Derivation, Operand, fmt
 
 # a column header naming the first year of a comparison, its cell keyed by the second:

@@ -14,10 +14,10 @@ import json
 import re
 from functools import lru_cache
 
-from hyrag.answer import tableqa_periods as periods
-from hyrag.answer import tableqa_read as read
 from hyrag.answer.catalog import per_view
-from hyrag.answer.tableqa_scale import cell_scale, per_unit
+from hyrag.answer.readers import tableqa_periods as periods
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers.tableqa_scale import cell_scale, per_unit
 from ingest.captions import title_year
 from ingest.modelclaims import own_column, own_name
 
@@ -155,7 +155,10 @@ def read_cells(con) -> list[dict]:
         years.setdefault(c["table_name"], set()).add(c["time_key"][:4])
     out += [c for c in sectioned if len(years[c["table_name"]]) > 1]
     out += _titled(titled, {c["table_name"] for c in out})
-    from hyrag.answer import tableqa_layout, tableqa_totals  # rows adding up those above
+    from hyrag.answer.readers import (
+        tableqa_layout,
+        tableqa_totals,  # rows adding up those above
+    )
 
     named = tableqa_totals.names(con)
     for c in out:

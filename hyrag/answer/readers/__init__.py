@@ -87,8 +87,8 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
 
 def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
           facts: Sequence) -> Reading:
-    from hyrag.answer import (
-        guards,
+    from hyrag.answer import guards
+    from hyrag.answer.readers import (
         tableops,
         tableqa,
         tableqa_read,
@@ -126,23 +126,23 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
         # line-item reader reads the line's figures itself
         cells_direct = False
     if tq is None and not spans_owned:
-        from hyrag.answer import tableqa_stated
+        from hyrag.answer.readers import tableqa_stated
 
         tq = tableqa_stated.resolve(question, con) or tableqa_stated.common_size(
             question, con)
         if tq is None:
-            from hyrag.answer import tableqa_changes
+            from hyrag.answer.readers import tableqa_changes
 
             tq = tableqa_changes.resolve(question, con)
     if tq is None and not spans_owned:
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
     if tq is None and not spans_owned:
-        from hyrag.answer import tableqa_due
+        from hyrag.answer.readers import tableqa_due
 
         tq = tableqa_due.resolve(question, con)
     if tq is None and not spans_owned:
-        from hyrag.answer import tableqa_pair
+        from hyrag.answer.readers import tableqa_pair
 
         tq = tableqa_pair.resolve(question, con)
     if tq is None and not owned:
@@ -150,16 +150,16 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
         if tq is not None and direct and tableqa.read_line_item(question, con)[1]:
             tq = None
     if tq is None and not spans_owned:
-        from hyrag.answer import tableqa_shares
+        from hyrag.answer.readers import tableqa_shares
 
         tq = tableqa_shares.resolve(question, con)
     if tq is None and (not direct or all(f.kind == "text" for f in facts)):
-        from hyrag.answer import prose_read
+        from hyrag.answer.readers import prose_read
 
         tq = prose_read.resolve(question, con)
     if tq is None and not spans_owned and (not direct or guards.asks_for_explanation(
             question)):
-        from hyrag.answer import prose_spans
+        from hyrag.answer.readers import prose_spans
 
         tq = prose_spans.resolve(question, con)
     return Reading(tq, spans_owned, year_q, declined=set_aside and tq is None and owned)
@@ -178,7 +178,7 @@ def _disagree(facts: Sequence) -> bool:
 def _tied(question: str, con, facts: Sequence) -> bool:
     """Whether a direct cell stands for one of two lines the question names equally well and
     neither in full (`tableqa_layout.tied_lines`)."""
-    from hyrag.answer import tableqa_layout, tableqa_rows
+    from hyrag.answer.readers import tableqa_layout, tableqa_rows
 
     lines = {getattr(f, "entity", None) for f in facts if f.kind == "cell"} - {None}
     if not lines:

@@ -41,12 +41,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from hyrag.answer import prose_periods
-from hyrag.answer import tableqa_read as read
 from hyrag.answer.commitment import CommitmentStore, Fact
-from hyrag.answer.prose_amounts import Amount, sentences, table_restates
+from hyrag.answer.readers import prose_periods
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers.prose_amounts import Amount, sentences, table_restates
+from hyrag.answer.readers.tableqa import Resolved
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tableqa import Resolved
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
 

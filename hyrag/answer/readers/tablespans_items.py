@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tablelines
+from hyrag.answer.readers import tablelines
 
 # "what (are the) [financial] items / which countries (are) (listed|shown|...) in the table":
 # a plural noun the rows are instances of; periods are `tablespans._periods`' question

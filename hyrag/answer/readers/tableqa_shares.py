@@ -43,9 +43,9 @@ from __future__ import annotations
 import math
 import re
 
-from hyrag.answer import tablelines
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.readers import tablelines
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.answer.tools import Derivation, Operand, fmt
 from ingest.numbers import decimals_shown
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tablelines
-from hyrag.answer import tableqa_layout as layout
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.readers import tablelines
+from hyrag.answer.readers import tableqa_layout as layout
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
 
 ASKS = re.compile(r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)\b|"
                   r"\bchange\s*\(\s*%\s*\)", re.I)
@@ -89,7 +89,7 @@ def _periods_named(ys: set[int], compared: set[int] | None) -> bool:
 
 def resolve(question: str, con):
     """A `tableqa.Resolved` lookup of the stated percentage change(s), or None."""
-    from hyrag.answer.tableqa import Resolved
+    from hyrag.answer.readers.tableqa import Resolved
 
     if not ASKS.search(question):
         return None
@@ -169,7 +169,7 @@ def common_size(question: str, con):
     question about "gross profit" (`tableqa.read_line_item`), its answer in percent."""
     import dataclasses
 
-    from hyrag.answer import tableqa
+    from hyrag.answer.readers import tableqa
 
     m = _OF_BASE.search(question)
     if m is None:

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hyrag.answer.tableops import Grid
+from hyrag.answer.readers.tableops import Grid
 
 
 def wordset(text: str) -> frozenset[str]:

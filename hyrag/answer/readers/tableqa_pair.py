@@ -52,15 +52,15 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tablelines
-from hyrag.answer import tableqa_layout as layout
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
-from hyrag.answer import tablespans as spans
 from hyrag.answer.catalog import per_view
-from hyrag.answer.tableqa_scale import per_unit
-from hyrag.answer.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS, split
-from hyrag.answer.tableqa_shares import _words as label_words
+from hyrag.answer.readers import tablelines
+from hyrag.answer.readers import tableqa_layout as layout
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
+from hyrag.answer.readers import tablespans as spans
+from hyrag.answer.readers.tableqa_scale import per_unit
+from hyrag.answer.readers.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS, split
+from hyrag.answer.readers.tableqa_shares import _words as label_words
 from hyrag.answer.tools import Derivation, Operand, fmt
 from ingest.numbers import decimals_shown
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
-from hyrag.answer.tableqa_totals import plain_heading
+from hyrag.answer.readers import tableqa_rows as tr
+from hyrag.answer.readers.tableqa_totals import plain_heading
 
 _NOTE = re.compile(r"\(([^)]*)\)")
 
@@ -98,7 +98,7 @@ def _read_footnotes(con) -> dict[str, frozenset]:
     """mark -> the content words of the first clause of the one footnote the prose opens with
     that mark ("**" -> {uk, ireland, only}); a mark opening two different footnotes is left
     out."""
-    from hyrag.answer.prose_spans import sentences
+    from hyrag.answer.readers.prose_spans import sentences
 
     seen: dict[str, set[frozenset]] = {}
     for row in sentences(con):

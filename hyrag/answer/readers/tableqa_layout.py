@@ -13,7 +13,7 @@ import json
 import re
 from functools import lru_cache
 
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.readers import tableqa_rows as tr
 
 
 def by_section(cs: list[dict], words: set[str], cells: list[dict],

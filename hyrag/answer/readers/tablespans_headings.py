@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from hyrag.answer import tableqa_rows as tr
+from hyrag.answer.readers import tableqa_rows as tr
 
 
 class _Line(Protocol):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.tableops import Grid, Result
-from hyrag.answer.tableops_parse import (
+from hyrag.answer.readers.tableops import Grid, Result
+from hyrag.answer.readers.tableops_parse import (
     COMPARATIVES,
     MAXWORDS,
     MINWORDS,
@@ -301,7 +301,7 @@ def named_year_rows(question: str, g: Grid) -> list[int] | None:
     those years label — a schedule whose rows are periods — and with no such rows the years
     restrict something this reader cannot see: it abstains rather than add up every line
     (the later years, a total and its deductions included)."""
-    from hyrag.answer import tableqa_read
+    from hyrag.answer.readers import tableqa_read
 
     named = tableqa_read.span(question) or tableqa_read.years(question)
     if not named:

@@ -54,13 +54,13 @@ import math
 import re
 from dataclasses import dataclass
 
-from hyrag.answer import tableqa_layout as layout
-from hyrag.answer import tableqa_notes as notes
-from hyrag.answer import tableqa_periods as periods
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.readers import tableqa_layout as layout
+from hyrag.answer.readers import tableqa_notes as notes
+from hyrag.answer.readers import tableqa_periods as periods
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.readers.tableqa import Resolved
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tableqa import Resolved
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
 
@@ -215,7 +215,7 @@ def candidate_tables(question: str, con) -> set[str]:
     or one holding a cell value it names (one to four words). Every operator needs one of the two, so the other
     tables' grids are never laid out: loading all of them cost ~1.4 s per process on the
     sample knowledge base, paid by every `hyrag ask`."""
-    from hyrag.answer.tableops_parse import singular, tokens
+    from hyrag.answer.readers.tableops_parse import singular, tokens
     from hyrag.retrieve.text import STOPWORDS
 
     tables, headers, values = per_view(_HEADERS, con, _read_headers)
@@ -247,7 +247,7 @@ def _read_headers(con) -> tuple:
     tables that are not melted; (table, the singular words of a column's header and name) of
     every column; and each text cell's lower-cased, trimmed text -> the tables holding it (None
     when a view holds more than `_MAX_VALUES` of them)."""
-    from hyrag.answer.tableops_parse import singular, tokens
+    from hyrag.answer.readers.tableops_parse import singular, tokens
 
     cur = con.cursor()
     # A table melted from periods-across-the-top (a financial statement) is the line-item
@@ -274,7 +274,7 @@ def _cached_grids(con, question: str) -> list[Grid]:
     """The grids of the candidate tables, per knowledge base generation (sources and their
     versions, as the catalog keys its cache) and the tables this reader may see; each table is
     laid out the first time a question is about it."""
-    from hyrag.answer.tableops_parse import tokens
+    from hyrag.answer.readers.tableops_parse import tokens
 
 
     done = per_view(_GRIDS, con, lambda _con: {})  # filled table by table below
@@ -333,7 +333,7 @@ def resolve(question: str, con, *, parsed=None, direct: bool = False):
     cannot be resolved. `parsed` is the schema parser's reading: a table that does not hold an
     entity the parser found elsewhere in the knowledge base cannot answer. With `direct` (the
     parser already has direct evidence) only a reading the parser lacks overrides it."""
-    from hyrag.answer import tableops_ops
+    from hyrag.answer.readers import tableops_ops
 
     try:
         grids = _cached_grids(con, question)
@@ -365,7 +365,7 @@ def _holds_entities(parsed, reading, g: Grid) -> bool:
     """Every entity the parser found in the question is among the cell values this table's
     reading matched, or a cell of the table under its stored spelling (the parser corrects
     typos): "Riverside Clinic" in a report is not a row of the HR table."""
-    from hyrag.answer.tableops_parse import tokens
+    from hyrag.answer.readers.tableops_parse import tokens
 
     if parsed is None:
         return True
@@ -536,6 +536,6 @@ def _stated(f: Fact) -> float:
 
 
 def _number(g: Grid, i: int, j: int) -> float | None:
-    from hyrag.answer.tableops_parse import cell_number
+    from hyrag.answer.readers.tableops_parse import cell_number
 
     return cell_number(g, i, j)

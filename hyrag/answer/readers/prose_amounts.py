@@ -14,8 +14,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from hyrag.answer import prose_periods
 from hyrag.answer.catalog import per_view
+from hyrag.answer.readers import prose_periods
 from ingest.attributes import LABEL_WORDS
 
 

@@ -34,8 +34,8 @@ import re
 
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.readers.tableqa import Resolved
 from hyrag.answer.requirements import Requirement
-from hyrag.answer.tableqa import Resolved
 from hyrag.answer.warrant import Verdict
 
 # the question's verb -> how a sentence writes it

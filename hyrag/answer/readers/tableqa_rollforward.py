@@ -43,12 +43,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from hyrag.answer import tableqa_layout as layout
-from hyrag.answer import tableqa_periods as periods
-from hyrag.answer import tableqa_read as read
-from hyrag.answer import tableqa_rows as tr
 from hyrag.answer.catalog import per_view
 from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.readers import tableqa_layout as layout
+from hyrag.answer.readers import tableqa_periods as periods
+from hyrag.answer.readers import tableqa_read as read
+from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tools import Derivation, Operand, fmt
 from hyrag.answer.warrant import Verdict
@@ -195,7 +195,7 @@ def asked_periods(question: str, t: Table, movement: bool) -> _Ask | None:
 
 def resolve(question: str, con):
     """A `tableqa.Resolved` answer from a roll-forward table, or None."""
-    from hyrag.answer.tableqa import Resolved
+    from hyrag.answer.readers.tableqa import Resolved
 
     q_all = tr.content(question)
     found = []
