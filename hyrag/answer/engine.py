@@ -74,10 +74,15 @@ class AnswerEngine:
         # the table reading of the answer returned (the first when no rewrite passed), not
         # of the last attempt
         self.last_table_answer = table_answers.get(id(ans))
-        if self.settings.answer_core == "fallback" and ans.decision in ("abstain",
-                                                                      "needs_verification"):
+        unmapped = ans.decision == "clarify" and ans.parsed is not None and \
+            ans.parsed.measure is None and ans.parsed.count_table is None
+        if self.settings.answer_core == "fallback" and (
+                ans.decision in ("abstain", "needs_verification") or unmapped):
             # no route answered: the program route may, as one more attempt with its own
-            # audit record; it never replaces an answer another route gave
+            # audit record; it never replaces an answer another route gave. A clarification
+            # asked only because the parser mapped no measure ("the total capital leases":
+            # a line of a table, not a measure of its catalog) is no answer either; one asked
+            # because the question is ambiguous (several tables, no period) stands
             kept = self.last_table_answer
             alt = self._ask_once(question, trust, as_of, on_event=on_event, original=question,
                                  core="programs")
