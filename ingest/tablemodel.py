@@ -53,6 +53,9 @@ PERIOD_LABEL_SHARE = 0.75
 MIN_PERIOD_ROWS = 2
 PERIOD_SAMPLE = 50  # labels looked at before a column of names is known to be no series
 _NAMING_ROLES = (Role.ID, Role.CATEGORICAL, Role.TEXT)
+# a line stating a share of the line above it, as statements print them beneath each line
+# ("Product" then "Percentage of revenue", "% of net sales", "As a percentage of sales")
+_OF_ABOVE = re.compile(r"^\s*(?:as\s+an?\s+)?(?:%|percent(?:age)?|per\s+cent)\s+of\b", re.I)
 # a ratio to one unit of something ("per share", "per employee"; not "per cent")
 _PER_UNIT = re.compile(r"\bper\s+(?!cent\b)[a-z]", re.IGNORECASE)
 
@@ -318,6 +321,13 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
         # a heading's own row: the path it opens (its label is the path's last level)
         path = sections[i] if kinds[i] == "heading" and sections[i] else (*sections[i], *names)
         section_period = next((p for p in map(_period, reversed(sections[i])) if p), None)
+        prev = rows[-1] if rows else None
+        if prev is not None and kinds[i] == "data" and prev.kind in ("data", "total") and \
+                prev.path[:prev.headings] == sections[i] and len(names) == 1 and \
+                _OF_ABOVE.match(names[0]):
+            # "Percentage of revenue" under "Product": the share is the line above's; it is
+            # named by that line, then by itself ("Product" > "Percentage of revenue")
+            path = (*prev.path, *names)
         rows.append(ModelRow(row=table.row_locs[i], path=path, kind=kinds[i],
                              period=row_period or section_period or title_period,
                              headings=len(sections[i])))

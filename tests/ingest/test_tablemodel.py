@@ -119,11 +119,23 @@ def test_a_row_stating_its_own_measure_takes_no_title_scale(model) -> None:
     # "in millions, except per share amounts and percentages", as statements leave unsaid
     m = model("income.csv", "(In millions),2019,2018\nRevenue,\"1,200\",950\n"
               "Gross margin %,41.5,40.2\nEarnings per share,1.32,1.10\n"
-              "\"Weighted average number of shares (shares, millions)\",,\nBasic earnings per share,412,405\n"
+              "\"Weighted average number of shares (shares, millions)\",,\n"
+              "Basic earnings per share,412,405\n"
               "Per share data:,,\nDividends declared,0.40,0.36\n")
     assert (at(m, "B2").scale, at(m, "B3").scale, at(m, "B4").scale) == ("million", "percent", "")
     assert at(m, "B6").scale == "million"  # a heading's declared magnitude wins over the label
     assert at(m, "C8").scale == ""  # under a heading that states a per-share measure
+
+
+def test_a_share_line_beneath_a_line_is_named_by_it(model) -> None:
+    m = model("revenue.csv", "(In millions),2019,2018\nRevenue:,,\n"
+              "Product,\"$39,005\",\"$36,709\"\n"
+              "Percentage of revenue,75.1%,74.4%\nService,\"12,899\",\"12,621\"\n"
+              "Percentage of revenue,24.9%,25.6%\n")
+    assert at(m, "B4").row_path == ("Revenue:", "Product", "Percentage of revenue")
+    assert at(m, "C6").row_path == ("Revenue:", "Service", "Percentage of revenue")
+    assert (at(m, "B4").value, at(m, "B4").scale) == (75.1, "percent")
+    assert at(m, "B5").row_path == ("Revenue:", "Service")
 
 
 def test_a_total_line_is_a_total_row(model) -> None:
