@@ -378,6 +378,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                     and inherited[j] == title_scale:
                 scales[k] = m[0]
                 units[k] = m[1] or units[k]
+    _first_mark_percent(ri, ci, texts, values, scales, units)
     order = sorted(range(len(ri)), key=lambda k: (ri[k], ci[k]))
     arrays = CellArrays(row=tuple(ri[k] for k in order), column=tuple(ci[k] for k in order),
                         text=tuple(texts[k] for k in order),
@@ -386,6 +387,31 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                         unit=tuple(units[k] for k in order))
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
                       title=table.title, rows=tuple(rows), columns=columns, arrays=arrays)
+
+
+# a column's bare figures are read as percentages after a first "100.0 %" only up to this size
+PERCENT_COLUMN_MAX = 100.0
+
+
+def _first_mark_percent(ri: list[int], ci: list[int], texts: list[str],
+                        values: list[float | None], scales: list[str], units: list[str]) -> None:
+    """A column whose first figure carries "%" and whose other figures carry no mark and are
+    at most `PERCENT_COLUMN_MAX` in size is a column of percentages ("Sales 100.0 %" over
+    "Gross profit 40.0"): statements set the unit on the first line only, as they set "$".
+    Those figures take the percent scale (in place, on the cell lists `build` assembles)."""
+    by_col: dict[int, list[int]] = {}
+    for k, j in enumerate(ci):
+        if values[k] is not None:
+            by_col.setdefault(j, []).append(k)
+    for ks in by_col.values():
+        ks.sort(key=lambda k: ri[k])
+        first, rest = ks[0], ks[1:]
+        if len(rest) < 2 or "%" not in texts[first] or scales[first] != "percent":
+            continue
+        if all(not any(ch in texts[k] for ch in "%$€£¥") and scales[k] != "percent"
+               and abs(values[k] or 0.0) <= PERCENT_COLUMN_MAX for k in rest):
+            for k in rest:
+                scales[k], units[k] = "percent", "%"
 
 
 def _figure(text: str) -> bool:

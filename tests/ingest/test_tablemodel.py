@@ -138,6 +138,17 @@ def test_a_share_line_beneath_a_line_is_named_by_it(model) -> None:
     assert at(m, "B5").row_path == ("Revenue:", "Service")
 
 
+def test_a_first_figure_in_percent_marks_its_column(model) -> None:
+    # a common-size statement sets "%" on its first line only, as statements set "$"
+    m = model("common.csv", ",2019,2018\nSales,100.0 %,100.0 %\nGross profit,40.0,50.9\n"
+              "Operating expenses,33.1,27.0\n")
+    assert (at(m, "C3").value, at(m, "C3").scale) == (50.9, "percent")
+    # a rate on the first line over amounts is no column of percentages
+    m = model("mixed.csv", ",2019,2018\nTax rate,21%,21%\nRevenue,\"1,200\",950\n"
+              "Costs,300,280\n")
+    assert at(m, "B3").scale == ""
+
+
 def test_a_total_line_is_a_total_row(model) -> None:
     m = model("sales.csv", ",2019\nNorth,10\nSouth,12\nTotal,22\n")
     assert at(m, "B4").row_kind == "total" and at(m, "B2").row_kind == "data"
