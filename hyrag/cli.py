@@ -620,6 +620,12 @@ def _bench_coldstart():
     return coldstart
 
 
+def _bench_embed():
+    from hyrag.bench import embed
+
+    return embed
+
+
 def _bench_scale():
     from hyrag.bench import scale
 
@@ -632,7 +638,7 @@ BENCHES: dict[str, Callable[[], object]] = {
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
     "fit-spans": _bench_fit_spans,
-    "coldstart": _bench_coldstart, "scale": _bench_scale,
+    "coldstart": _bench_coldstart, "scale": _bench_scale, "embed": _bench_embed,
 }
 
 
