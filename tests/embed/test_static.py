@@ -158,3 +158,31 @@ def test_another_tier_on_a_static_knowledge_base_is_refused_by_name(
 def test_embed_tier_setting_is_validated() -> None:
     with pytest.raises(SettingsError, match="embed_tier"):
         Settings(embed_tier="minilm")
+
+
+def test_no_vectors_then_index_keeps_the_tier_asked_at_ingest(
+        csv_dir: Path, monkeypatch, capsys) -> None:
+    """`hyrag ingest --no-vectors --tier T` records T; `hyrag index` later embeds with it."""
+    monkeypatch.setenv("HYRAG_EMBED_TIER", "hashed")  # what a new KB would otherwise get
+    folder = csv_dir / "kb"
+    assert main(["ingest", str(csv_dir / "beds.csv"), str(csv_dir / "notes.md"), "--kb",
+                 str(folder), "--no-vectors", "--tier", "static"]) == 0
+    with hyrag.open(folder, read_only=True) as kb:
+        assert len(kb.pending_vectors()) == 2
+    capsys.readouterr()
+    assert main(["index", "--kb", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "written for 2 source(s)" in out and "static:minilm-l6-static-256" in out
+
+
+def test_a_knowledge_base_of_another_distillation_is_refused(csv_dir: Path, monkeypatch) -> None:
+    """A re-distilled model has another id: vectors of the old one are not searched with it."""
+    monkeypatch.delenv("HYRAG_EMBED_TIER", raising=False)
+    folder = csv_dir / "kb"
+    with hyrag.open(folder, settings=Settings(embed_tier="static")) as kb:
+        kb.ingest(csv_dir / "beds.csv")
+        kb.index()
+        kb.store.set_meta("embed_model", "minilm-l6-static-256-int8-00000000")
+    with pytest.raises(EmbeddingError, match="00000000.*refusing.*static:minilm"), \
+            hyrag.open(folder, read_only=True) as kb:
+        kb.search("beds in Bergen", k=3)
