@@ -2,8 +2,9 @@
 
 Four tiers (seed 003, section 4.1, "three-tiered", plus a fast one): an OpenAI-compatible
 endpoint when `HYRAG_EMBED_BASE_URL` is set; the static model distilled from MiniLM, shipped
-inside the package (`hyrag.embed.static`, the default: hundreds of times faster to embed with,
-and the retrieval gold set's fused recall@10 within 0.02 of MiniLM's, `hyrag bench embed`); the
+inside the package (`hyrag.embed.static`, the default: ~300x MiniLM's texts per second, and
+the retrieval gold set's fused recall@10 within 0.02 of MiniLM's, `hyrag bench retrieval
+--tier`; `hyrag bench embed` times both); the
 local all-MiniLM-L6-v2 int8 ONNX model when its packages are installed and asked for
 (`HYRAG_EMBED_TIER=local`, `--tier local`, `Settings.embed_tier`); deterministic hashed vectors
 when neither model is present. Vectors of two models are not comparable, so the tier and model

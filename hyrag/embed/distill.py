@@ -17,8 +17,9 @@ already) does here in ~30 s on one core. Its inference side needs huggingface-hu
 jinja2 and tqdm besides NumPy and tokenizers, for what is a table lookup and a mean.
 
 The vectors are stored as int8 with one float32 scale per token (symmetric, per row): a quarter
-of float32's size, and the agreement with MiniLM measured on the sample rows did not move
-(`hyrag bench embed`). The model id carries the first 8 hex digits of the stored arrays'
+of float32's size (8.4 MB with the tokenizer), and no loss we could see: over 500 of the
+sample's row texts, the share of each one's 10 nearest rows that MiniLM also ranks in its 10
+nearest was 0.414 with float32, float16 and int8 vectors alike. The model id carries the first 8 hex digits of the stored arrays'
 SHA-256, so a knowledge base embedded with one distillation refuses vectors of another.
 """
 
