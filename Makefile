@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 KB ?= demo_kb
 
-.PHONY: demo test test-llm test-scale llm-server lint bench-ingest bench-answers clean
+.PHONY: demo test test-llm test-scale llm-server lint bench-ingest bench-answers static-model clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -98,6 +98,12 @@ bench-ingest: $(VENV)/.installed
 
 bench-answers: $(VENV)/.installed
 	$(BIN)/hyrag bench answers
+
+# Rebuild the static embedding tier's model (hyrag/embed/models/minilm-static) from the
+# installed MiniLM: offline, ~30-60 s on one core. Commit the result: its model id changes with
+# its bytes, and a knowledge base embedded with the old one refuses the new one.
+static-model: $(VENV)/.installed
+	$(BIN)/python -m hyrag.embed.distill
 
 clean:
 	rm -rf $(VENV) $(KB) .pytest_cache

@@ -151,7 +151,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return _ingest_ray(args)
     if args.workers is not None:
         raise HyragError("--workers needs --engine ray (the single-node ingest is one process)")
-    with _open(args) as kb:
+    with _open(args, **_tier_settings(args)) as kb:
+        if args.tier:
+            kb.horizon.embedder  # noqa: B018 - a refused --tier stops before anything is ingested
         reports, errors = kb.ingest_many(
             args.paths,
             progress=None if args.json else _progress,
@@ -183,10 +185,23 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def _tier_settings(args: argparse.Namespace) -> dict[str, object]:
+    """`--tier`: the embedding tier of a new knowledge base, or a check on an existing one
+    (which keeps its recorded tier: another one is refused, naming both)."""
+    if not getattr(args, "tier", None):
+        return {}
+    from hyrag.settings import Settings
+
+    return {"settings": Settings(embed_tier=args.tier)}
+
+
 def _ingest_ray(args: argparse.Namespace) -> int:
     """`hyrag ingest --engine ray`: a dataset at --kb, written whole or not at all."""
     from hyrag.scale import job
 
+    if args.tier:
+        raise HyragError("--tier needs the single engine: a dataset's vectors are written at "
+                         "its first search, with HYRAG_EMBED_TIER's tier")
     job.refuse_unsupported(policy=args.policy, attest=args.attest, **{"as": args.as_subject})
     rep = job.run(args.paths, args.kb, workers=args.workers or job.DEFAULT_WORKERS,
                   tenant=args.tenant or "default", classification=args.classification,
@@ -213,7 +228,9 @@ def _ingest_ray(args: argparse.Namespace) -> int:
 def cmd_index(args: argparse.Namespace) -> int:
     """Write the vectors `hyrag ingest --no-vectors` left out (and drop superseded ones): a
     large load is ingested first, at DuckDB speed, and embedded once at the end."""
-    with _open(args) as kb:
+    with _open(args, **_tier_settings(args)) as kb:
+        if args.tier:
+            kb.horizon.embedder  # noqa: B018 - checked even when no source is pending
         pending = kb.pending_vectors()
         rep = kb.index(progress=None if args.json else _progress)
         label = kb.horizon.embedder.info.label() if (rep.indexed or rep.failed) else ""
@@ -441,12 +458,19 @@ def build_parser(*, benches: bool = True) -> argparse.ArgumentParser:
         sp.add_argument("--attest", metavar="TEXT", default=None,
                         help="attestation for a STEP_UP verdict (recorded in the audit log)")
 
+    def tier_flag(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--tier", choices=["static", "local", "remote", "hashed"], default=None,
+                        help="embedding tier of a new knowledge base (default: $HYRAG_EMBED_TIER, "
+                        "else remote when $HYRAG_EMBED_BASE_URL is set, else static, the model "
+                        "shipped with hyrag); an existing one keeps its own and refuses another")
+
     sp = sub.add_parser("ingest", help="ingest files or folders (CSV, XLSX, XLS, ODS, PDF, TXT, MD)")
     sp.add_argument("paths", nargs="+")
     sp.add_argument("--keep-going", action="store_true",
                     help="report a failing file and continue with the others")
     sp.add_argument("--no-vectors", action="store_true",
-                    help="skip embedding now (done at the first search instead)")
+                    help="skip embedding now (`hyrag index` or the first search does it)")
+    tier_flag(sp)
     sp.add_argument("--tenant", default=None,
                     help="tenant of the new sources (default: the subject's own)")
     sp.add_argument("--classification", default="internal",
@@ -463,6 +487,7 @@ def build_parser(*, benches: bool = True) -> argparse.ArgumentParser:
 
     sp = sub.add_parser("index", help="write the vectors of sources ingested with "
                         "--no-vectors (a progress display on a terminal)")
+    tier_flag(sp)
     common(sp)
     sp.set_defaults(func=cmd_index)
 
@@ -595,6 +620,12 @@ def _bench_coldstart():
     return coldstart
 
 
+def _bench_embed():
+    from hyrag.bench import embed
+
+    return embed
+
+
 def _bench_scale():
     from hyrag.bench import scale
 
@@ -607,7 +638,7 @@ BENCHES: dict[str, Callable[[], object]] = {
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
     "fit-spans": _bench_fit_spans,
-    "coldstart": _bench_coldstart, "scale": _bench_scale,
+    "coldstart": _bench_coldstart, "scale": _bench_scale, "embed": _bench_embed,
 }
 
 

@@ -123,6 +123,13 @@ class Settings:
     # and this, search is therefore exact where it was approximate (hyrag/index/mirror.py).
     # 0: never mirror (always LanceDB).
     ann_mirror_max_vectors: int = 250_000
+    # --- Embeddings (hyrag/embed) ---
+    # The tier a NEW knowledge base is embedded with: "" chooses (HYRAG_EMBED_TIER, else an
+    # endpoint when HYRAG_EMBED_BASE_URL is set, else the static model shipped in the package,
+    # else the local MiniLM, else hashed); "static", "local", "remote" or "hashed" asks for one.
+    # A knowledge base keeps the tier recorded when it was first indexed: asking another one
+    # there is an error naming both (`hyrag ingest --tier`, `hyrag index --tier`).
+    embed_tier: str = ""
     # --- SQL route ---
     sql_row_cap: int = 1000
     sql_timeout_s: float = 10.0
@@ -202,6 +209,11 @@ class Settings:
                 self.llm_context_tokens <= self.llm_max_tokens:
             raise SettingsError(f"llm_context_tokens must exceed llm_max_tokens "
                                 f"({self.llm_max_tokens}), got {self.llm_context_tokens!r}")
+        from hyrag.embed import TIERS
+
+        if self.embed_tier not in ("", *TIERS):
+            raise SettingsError(f"embed_tier must be \"\" (chosen) or one of {', '.join(TIERS)}, "
+                                f"got {self.embed_tier!r}")
         if self.ecr_epsilon < 0:
             raise SettingsError(f"ecr_epsilon must be >= 0 bits, got {self.ecr_epsilon!r}")
         if self.ecr_lambda < 0:

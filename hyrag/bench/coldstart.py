@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeat", type=int, default=REPEAT,
                    help=f"timed runs of each command (default {REPEAT})")
     p.add_argument("--question", default=QUESTION, help="the question `hyrag ask` is timed on")
-    p.add_argument("--tier", default="hashed", choices=["hashed", "local", "remote"],
+    p.add_argument("--tier", default="hashed", choices=["hashed", "static", "local", "remote"],
                    help="embedding tier of the knowledge base built without --kb")
     p.add_argument("--no-bytecode", action="store_true",
                    help="keep PYTHONDONTWRITEBYTECODE if set (time compiling every module)")

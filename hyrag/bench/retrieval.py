@@ -38,6 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="write per-question rankings as JSON")
     p.add_argument("--limit", type=int, default=None, help="first N questions only")
     p.add_argument("--backend", default="auto", choices=["auto", "lance", "numpy"])
+    p.add_argument("--tier", default=None, choices=["static", "local", "remote", "hashed"],
+                   help="embedding tier of the knowledge base built (default: the default "
+                   "choice, hyrag.embed.choose_tier); with --kb, a check of its recorded tier")
 
 
 def sample_paths() -> list[Path]:
@@ -47,10 +50,11 @@ def sample_paths() -> list[Path]:
     return out
 
 
-def build_sample_kb(folder: Path) -> None:
+def build_sample_kb(folder: Path, tier: str | None = None) -> None:
     from hyrag.kb import KnowledgeBase
+    from hyrag.settings import Settings
 
-    with KnowledgeBase(folder) as kb:
+    with KnowledgeBase(folder, settings=Settings(embed_tier=tier or "")) as kb:
         kb.ingest_many(sample_paths())
         kb.index()
 
@@ -113,6 +117,7 @@ def evaluate(kb, questions: list[dict]) -> tuple[dict, list[dict]]:
 
 def run(args: argparse.Namespace) -> int:
     from hyrag.kb import KnowledgeBase
+    from hyrag.settings import Settings
 
     questions = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line]
     if args.limit:
@@ -125,10 +130,10 @@ def run(args: argparse.Namespace) -> int:
         tmp = Path(tempfile.mkdtemp(prefix="hyrag-bench-retrieval-"))
         folder = tmp / "kb"
         print(f"building the sample knowledge base in {folder} ...", file=sys.stderr)
-        build_sample_kb(folder)
+        build_sample_kb(folder, args.tier)
     build_s = time.perf_counter() - t0
     try:
-        with KnowledgeBase(folder) as kb:
+        with KnowledgeBase(folder, settings=Settings(embed_tier=args.tier or "")) as kb:
             kb.horizon.backend = args.backend
             t1 = time.perf_counter()
             summary, items = evaluate(kb, questions)
@@ -167,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
         ["hyrag", "bench", "retrieval"]
         + (["--kb", str(args.kb)] if args.kb else [])
         + (["--limit", str(args.limit)] if args.limit else [])
+        + (["--tier", args.tier] if args.tier else [])
     )
     print("reproduce:", " ".join(shlex.quote(a) for a in argv))
     return 0

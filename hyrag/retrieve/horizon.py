@@ -71,7 +71,8 @@ class Horizon:
         if self._embedder is None:
             writable = not getattr(self.store, "read_only", False)
             self._embedder = embedder_for(
-                self.store.meta, self.store.set_meta if writable else None
+                self.store.meta, self.store.set_meta if writable else None,
+                tier=getattr(self.settings, "embed_tier", "") or None,
             )
         return self._embedder
 

@@ -72,12 +72,13 @@ def test_tier_and_model_are_recorded_and_never_mixed(monkeypatch) -> None:
         embedder_for(meta.get, tier="local")
 
 
-def test_fallback_notice_when_local_model_absent(monkeypatch, capsys) -> None:
+def test_fallback_notice_when_no_model_is_present(monkeypatch, capsys) -> None:
     import hyrag.embed as emb
 
     monkeypatch.delenv("HYRAG_EMBED_TIER", raising=False)
     monkeypatch.delenv("HYRAG_EMBED_BASE_URL", raising=False)
     monkeypatch.setattr(emb, "local_model_available", lambda: False)
+    monkeypatch.setattr(emb, "static_model_available", lambda: False)
     with pytest.warns(emb.EmbeddingFallbackWarning):
         assert emb.choose_tier() == "hashed"
     assert "hashed vectors" in capsys.readouterr().err
