@@ -33,6 +33,10 @@ class AnswerEngine:
     def __init__(self, kb) -> None:  # hyrag.kb.KnowledgeBase
         self.kb = kb
         self.settings = kb.settings
+        # what the program route and the span programs read, per question, within one `ask`
+        # (`_program_finds`): the fallback attempt reuses it rather than reading again
+        self._program_memo: dict[str, object | None] = {}
+        self._span_memo: dict[str, object | None] = {}
 
     # -- public ------------------------------------------------------------------------------
     def ask(self, question: str, trust: str = "balanced", as_of: object = None, *,
@@ -45,6 +49,8 @@ class AnswerEngine:
         from hyrag.answer.tracker import SchemaEvolutionTracker
 
         tracker = SchemaEvolutionTracker(self.kb.store, self.settings.tracker_threshold)
+        self._program_memo.clear()
+        self._span_memo.clear()
 
         table_answers: dict[int, dict | None] = {}
 
@@ -84,12 +90,14 @@ class AnswerEngine:
             # a line of a table, not a measure of its catalog) is no answer either; one asked
             # because the question is ambiguous (several tables, no period) stands
             kept = self.last_table_answer
-            alt = self._ask_once(question, trust, as_of, on_event=on_event, original=question,
-                                 core="programs")
-            prog = alt.program or {}
+            alt = None
+            if self._program_finds(question):
+                alt = self._ask_once(question, trust, as_of, on_event=on_event,
+                                     original=question, core="programs")
+            prog = (alt.program or {}) if alt is not None else {}
             # a program's answer; or, where the engine had abstained, a sentence the span
             # programs' quote tier offers for verification (a cited lead, no value stated)
-            if prog.get("kind") == "program" and (alt.decision == "answer" or (
+            if alt is not None and prog.get("kind") == "program" and (alt.decision == "answer" or (
                     ans.decision == "abstain" and alt.decision == "needs_verification"
                     and prog.get("operation") == "span")):
                 from dataclasses import replace
@@ -167,13 +175,9 @@ class AnswerEngine:
         reading = None
 
         def program() -> object | None:
-            from hyrag.answer.programs import route as programs
-
-            cut = self.settings.program_min_confidence
-            found = programs.answer(question, reader.con, weights=self.settings.program_weights,
-                                    min_confidence=None if cut < 0 else cut,
-                                    proposer=self._program_proposer(),
-                                    prior=self.settings.program_llm_prior, emit=emit)
+            memo = self._program_memo
+            found = memo[question] if question in memo else self._program_answer(
+                question, reader, emit)
             if found is not None:
                 emit("program", found.program)
             return found
@@ -194,14 +198,8 @@ class AnswerEngine:
             # the last resort: a clause of a sentence, quoted and cited (programs/spans.py),
             # only where no table program, no reader and no direct evidence answered (or the
             # question asks for an explanation, which figures do not give)
-            from hyrag.answer.programs import spans
-
-            cut = self.settings.program_span_min_confidence
-            qcut = self.settings.program_span_quote_min_confidence
-            quoted = spans.answer(question, reader.con,
-                                  weights=self.settings.program_span_weights,
-                                  min_confidence=None if cut < 0 else cut,
-                                  quote_min_confidence=None if qcut < 0 else qcut)
+            memo = self._span_memo
+            quoted = memo[question] if question in memo else self._span_answer(question, reader)
             if quoted is not None:
                 reading = _replace(reading, result=quoted, declined=False)
                 emit("program", quoted.program)
@@ -421,6 +419,45 @@ class AnswerEngine:
 
     # -- the LLM route (issue 9): each step only when settings name it and a client exists;
     # every failure falls back to the offline twin with the reason in the audit record ------
+    def _program_answer(self, question: str, reader, emit=None) -> object | None:
+        """The program route's committed reading of `question` (`programs.route.answer`), or
+        None below its fitted confidence."""
+        from hyrag.answer.programs import route as programs
+
+        cut = self.settings.program_min_confidence
+        return programs.answer(question, reader.con, weights=self.settings.program_weights,
+                               min_confidence=None if cut < 0 else cut,
+                               proposer=self._program_proposer(),
+                               prior=self.settings.program_llm_prior, emit=emit)
+
+    def _span_answer(self, question: str, reader) -> object | None:
+        """The span programs' quoted clause (`programs.spans.answer`), or None."""
+        from hyrag.answer.programs import spans
+
+        cut = self.settings.program_span_min_confidence
+        qcut = self.settings.program_span_quote_min_confidence
+        return spans.answer(question, reader.con, weights=self.settings.program_span_weights,
+                            min_confidence=None if cut < 0 else cut,
+                            quote_min_confidence=None if qcut < 0 else qcut)
+
+    def _program_finds(self, question: str) -> bool:
+        """Whether the fallback attempt can answer at all: the program route (or, without
+        one, the span programs) reads something for `question`. Asked first so that an
+        abstention nothing would replace does not pay for a second whole attempt (parse,
+        Warrant gate, drafting); what it read is kept for that attempt (`_program_memo`).
+        With the LLM's proposals on, each attempt asks the model itself (its calls are
+        audited with that attempt), so this always says yes."""
+        if self._llm_on("programs") is not None:
+            return True
+        reader = getattr(self.kb, "reader", self.kb.store)
+        found = self._program_memo[question] = self._program_answer(question, reader)
+        if found is not None:
+            return True
+        if not self.settings.program_spans:
+            return False
+        quoted = self._span_memo[question] = self._span_answer(question, reader)
+        return quoted is not None
+
     def _program_proposer(self) -> Callable[[str, dict], tuple[list, list[str]]] | None:
         """The LLM route's program proposals (`programs.propose`) when the step "programs" is
         on; an unreachable or unreadable model degrades to none, recorded."""
