@@ -254,7 +254,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def cmd_schema_suggestions(args: argparse.Namespace) -> int:
     """Columns whose verification failures passed the tracker's threshold (issue 7)."""
-    from hyrag.answer.tracker import SchemaEvolutionTracker
+    from hyrag.answer.verify.tracker import SchemaEvolutionTracker
 
     with _open(args, read_only=True) as kb:
         frame = SchemaEvolutionTracker(kb.store, kb.settings.tracker_threshold).suggestions()

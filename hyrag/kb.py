@@ -174,7 +174,7 @@ class KnowledgeBase:
     def audit_trail(self):  # hyrag.answer.audit.AuditTrail
         """The answer's audit trail, continuing the active request the PEP opened."""
         from hyrag.answer.audit import AuditTrail
-        from hyrag.answer.contextpack import GovernedTrail
+        from hyrag.answer.synthesize.contextpack import GovernedTrail
 
         return GovernedTrail(self._grant) if self._grant is not None else AuditTrail()
 

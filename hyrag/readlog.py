@@ -193,7 +193,7 @@ def merge(store) -> int:  # hyrag.store.Store, open read-write
         try:
             _insert_new(con, audit)
             if failures:
-                from hyrag.answer.tracker import SchemaEvolutionTracker
+                from hyrag.answer.verify.tracker import SchemaEvolutionTracker
 
                 for r in failures:
                     SchemaEvolutionTracker(store, int(r.get("threshold") or 3)).apply(

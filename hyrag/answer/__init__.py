@@ -4,8 +4,8 @@ grounding and structured synthesis. `kb.ask(question)` is the entry point."""
 
 from hyrag.answer.answer import Answer
 from hyrag.answer.engine import AnswerEngine
-from hyrag.answer.router import Route, Trust, parse_route, parse_trust
-from hyrag.answer.warrant import KnowledgeGapRefused
+from hyrag.answer.link.warrant import KnowledgeGapRefused
+from hyrag.answer.parse.router import Route, Trust, parse_route, parse_trust
 
 __all__ = ["Answer", "AnswerEngine", "KnowledgeGapRefused", "Route", "Trust", "parse_route",
            "parse_trust"]

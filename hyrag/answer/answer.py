@@ -30,7 +30,7 @@ class Answer:
     ecr: dict | None = None
     audit_id: str = ""
     latency_ms: float = 0.0
-    # what is scored (`hyrag.answer.values`): the value(s) a reader would quote — numbers as
+    # what is scored (`synthesize.values`): the value(s) a reader would quote — numbers as
     # numbers, or text spans — `()` unless the decision is `answer`; their scale ("" |
     # thousand | million | billion | percent); the program that produced them, when one did
     values: tuple[object, ...] = ()

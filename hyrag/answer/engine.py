@@ -12,19 +12,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from hyrag.answer import guards
-from hyrag.answer import requirements as reqs_mod
 from hyrag.answer.answer import Answer
 from hyrag.answer.audit import AuditTrail
-from hyrag.answer.catalog import load_catalog, norm
-from hyrag.answer.commitment import CommitmentStore, Gap
-from hyrag.answer.decision import decide
-from hyrag.answer.grounding import check
-from hyrag.answer.parser import ParsedQuestion, parse
-from hyrag.answer.router import Route, choose_route, parse_trust
-from hyrag.answer.synthesis import brief, draft, number_facts
-from hyrag.answer.tools import Operand, ToolError, cagr, difference, growth, ratio, years_between
-from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate
+from hyrag.answer.decide import guards
+from hyrag.answer.decide.decision import decide
+from hyrag.answer.execute.tools import (
+    Operand,
+    ToolError,
+    cagr,
+    difference,
+    growth,
+    ratio,
+    years_between,
+)
+from hyrag.answer.link.commitment import CommitmentStore, Gap
+from hyrag.answer.link.warrant import KnowledgeGapRefused, Verdict, WarrantGate
+from hyrag.answer.parse import requirements as reqs_mod
+from hyrag.answer.parse.catalog import load_catalog, norm
+from hyrag.answer.parse.parser import ParsedQuestion, parse
+from hyrag.answer.parse.router import Route, choose_route, parse_trust
+from hyrag.answer.synthesize.synthesis import brief, draft, number_facts
+from hyrag.answer.verify.grounding import check
 
 Event = dict
 
@@ -42,11 +50,11 @@ class AnswerEngine:
     def ask(self, question: str, trust: str = "balanced", as_of: object = None, *,
             on_event: Callable[[Event], None] | None = None) -> Answer:
         """Answer, verify, and on a weak or failed verification rewrite toward the verifier's
-        named gap and retry at most `crag_retries` times (CRAG, `hyrag.answer.crag`); each
+        named gap and retry at most `crag_retries` times (CRAG, `hyrag.answer.verify.crag`); each
         failure is counted per column by the schema-evolution tracker."""
-        from hyrag.answer import crag
-        from hyrag.answer.grounding import failing_columns
-        from hyrag.answer.tracker import SchemaEvolutionTracker
+        from hyrag.answer.verify import crag
+        from hyrag.answer.verify.grounding import failing_columns
+        from hyrag.answer.verify.tracker import SchemaEvolutionTracker
 
         tracker = SchemaEvolutionTracker(self.kb.store, self.settings.tracker_threshold)
         self._program_memo.clear()
@@ -291,11 +299,11 @@ class AnswerEngine:
         md = brief(question, dr, verdicts, commitments, derivations, decision, reason,
                    route.value, verification, ecr_out)
         latency = round((time.perf_counter() - t0) * 1000, 2)
-        from hyrag.answer.contextpack import context_pack
+        from hyrag.answer.synthesize.contextpack import context_pack
 
         emit("context_pack", context_pack(commitments.facts, getattr(self.kb, "_grant", None),
                                           reader))
-        from hyrag.answer.values import answer_values
+        from hyrag.answer.synthesize.values import answer_values
 
         scored = answer_values(original or question, decision=decision, reading=tq,
                                derivations=derivations, verdicts=verdicts, store=commitments,
@@ -356,7 +364,7 @@ class AnswerEngine:
         scores = {c.claim_id: max(c.scores.values(), default=0.0) for c in res.claims}
         rows: list[dict] = []
         if ids:
-            from hyrag.answer.warrant import _COLS
+            from hyrag.answer.link.warrant import _COLS
 
             cur = getattr(self.kb, "reader", self.kb.store).con.cursor().execute(
                 f"SELECT {_COLS} FROM claims WHERE NOT superseded AND claim_id IN "
@@ -397,7 +405,7 @@ class AnswerEngine:
             order, limit = (parsed.ranking or (None, None))
             # here, not at the top: text2sql imports sqlglot (~0.1-0.3 s), which a question
             # answered from the claims never needs (issue 20)
-            from hyrag.answer.text2sql import compile_query
+            from hyrag.answer.execute.text2sql import compile_query
 
             compiled = compile_query(cat, table, agg=agg, measure=measure, filters=filters,
                                      period=req.interval, period_key=req.period, group_by=group,

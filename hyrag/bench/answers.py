@@ -67,7 +67,7 @@ def text_numbers(text: str) -> list[float]:
 
 
 def _n(s: str | None) -> str:
-    from hyrag.answer.catalog import norm
+    from hyrag.answer.parse.catalog import norm
 
     return norm(s or "")
 

@@ -7,7 +7,7 @@ file beside it with the same stem. Both go through `kb.ingest(path)`; the benchm
 table reading of its own (header rows, captions, scales and sections are read by `ingest/`,
 the prose's scale through the companion text file). Then each of its questions through
 `kb.ask`'s engine. The prediction is the answer's `values` with its `scale`
-(`hyrag.answer.values`); an answer whose decision is not `answer` has none: an abstention
+(`hyrag.answer.synthesize.values`); an answer whose decision is not `answer` has none: an abstention
 (empty prediction). Scoring re-implements TAT-QA's published conventions: numbers normalised
 to four decimals after multiplying by the scale (percent 0.01), so the scale must match;
 multi-span answers compared as a bag; arithmetic and count F1 equal to EM.
@@ -193,9 +193,9 @@ def gold_operation(q: dict) -> str:
 
 # -- predictions -----------------------------------------------------------------------------
 def predict(engine, kb, question: str, trust: str):
-    """(answer, prediction, scale): the answer's own `values` and `scale` (`hyrag.answer.values`),
-    numbers written as TAT-QA's answers are (at most four decimals); an answer whose decision
-    is not `answer` has no values, an abstention (None)."""
+    """(answer, prediction, scale): the answer's own `values` and `scale`
+    (`answer.synthesize.values`), numbers written as TAT-QA's answers are (at most four
+    decimals); an answer whose decision is not `answer` has no values, an abstention (None)."""
     ans = engine.ask(question, trust=trust)
     if not ans.values:
         return ans, None, ""

@@ -5,7 +5,7 @@ the 300 questions of `data/training-before300.tsv` (or `--questions`, e.g. the h
 
 For each question: a knowledge base holding its table alone (the CSV, ingested as a user would
 with `kb.ingest(path)`), the question through the answer engine, and the prediction is the
-answer's `values` (`hyrag.answer.values`: a reader's value, a ranking's first row, a
+answer's `values` (`hyrag.answer.synthesize.values`: a reader's value, a ranking's first row, a
 derivation's result, the row a superlative picks, or the committed claim's value). Scoring
 follows the dataset's denotation accuracy: the predicted values and the target values (several
 separated by `|`) are normalised — Unicode folded, lower-cased, punctuation and articles
@@ -75,7 +75,7 @@ def correct(pred: list[str] | None, target: list[str]) -> bool:
 
 
 def predict(engine, kb, question: str, trust: str):
-    """(answer, prediction): the answer's own `values` (`hyrag.answer.values`), each written
+    """(answer, prediction): the answer's own `values` (`answer.synthesize.values`), each written
     as text; an answer with no values (abstained, or nothing to quote) predicts nothing."""
     ans = engine.ask(question, trust=trust)
     return ans, ([_fmt(v) for v in ans.values] if ans.values else None)

@@ -194,7 +194,7 @@ def rerank_llm(client: LLMClient, question: str, candidates: Sequence[dict]) -> 
 def text2sql_llm(client: LLMClient, question: str, cat, table: str) -> str:
     """One SQL statement over `table`, its literals grounded in the column's real values; the
     caller runs it through the guard (`kb.sql`)."""
-    from hyrag.answer.text2sql import ground_literals
+    from hyrag.answer.execute.text2sql import ground_literals
 
     ti = cat.tables[table]
     cols = {"numeric": list(ti.numeric), "categorical": list(ti.categorical),

@@ -34,9 +34,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hyrag.answer.catalog import content, norm
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.warrant import KnowledgeGapRefused, Verdict, WarrantGate, group_agreeing
+from hyrag.answer.link.warrant import KnowledgeGapRefused, Verdict, WarrantGate, group_agreeing
+from hyrag.answer.parse.catalog import content, norm
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.llm.client import LLMClient, LLMError
 
 # Bounded arguments (maxLength, maxItems): servers that constrain tool arguments with a

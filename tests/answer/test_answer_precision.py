@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import guards
+from hyrag.answer.decide import guards
 from hyrag.settings import Settings
 from tests.grids import ingest_grid
 

@@ -1,5 +1,5 @@
 """`Answer.values`, `Answer.scale`, `Answer.program`: what a caller compares or scores, read
-from the answer itself (`hyrag.answer.values`), through `kb.ask` and `hyrag ask --json`."""
+from the answer itself (`answer.synthesize.values`), through `kb.ask` and `hyrag ask --json`."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer.coverage import unexplained
+from hyrag.answer.link.coverage import unexplained
 from hyrag.settings import Settings
 
 
@@ -76,7 +76,7 @@ def test_a_stored_ratio_still_answers(akb) -> None:
 def test_questions_asking_for_words_not_figures(question, explains) -> None:
     """An explanation question is not answered with a figure (the offline engine abstains;
     the passage itself would answer it)."""
-    from hyrag.answer.guards import asks_for_explanation
+    from hyrag.answer.decide.guards import asks_for_explanation
 
     assert asks_for_explanation(question) is explains
 

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import crag
 from hyrag.answer import engine as engine_mod
-from hyrag.answer.tracker import SchemaEvolutionTracker
+from hyrag.answer.verify import crag
+from hyrag.answer.verify.tracker import SchemaEvolutionTracker
 from hyrag.settings import Settings
 
 SETTINGS = Settings(answer_use_search=False)

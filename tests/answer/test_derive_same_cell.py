@@ -5,11 +5,11 @@ difference of 0 — a figure against itself answers nothing — while two cells 
 
 from __future__ import annotations
 
-from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.engine import AnswerEngine
-from hyrag.answer.parser import ParsedQuestion
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.warrant import Verdict
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.parser import ParsedQuestion
+from hyrag.answer.parse.requirements import Requirement
 
 
 def _fact(cid: str, rid: str, value: float) -> Fact:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from hyrag.answer.commitment import CommitmentStore, Fact
 from hyrag.answer.engine import AnswerEngine
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.router import Route
-from hyrag.answer.warrant import Verdict
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.requirements import Requirement
+from hyrag.answer.parse.router import Route
 from hyrag.settings import Settings
 
 

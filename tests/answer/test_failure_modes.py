@@ -7,10 +7,10 @@ import re
 import pytest
 
 from hyrag.answer.audit import replay
-from hyrag.answer.catalog import load_catalog
-from hyrag.answer.commitment import CommitmentStore
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.warrant import _COLS, KnowledgeGapRefused, WarrantGate
+from hyrag.answer.link.commitment import CommitmentStore
+from hyrag.answer.link.warrant import _COLS, KnowledgeGapRefused, WarrantGate
+from hyrag.answer.parse.catalog import load_catalog
+from hyrag.answer.parse.requirements import Requirement
 
 EMPLOYMENT = ("graduate employment rate",)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer.catalog import load_catalog, osa
-from hyrag.answer.parser import parse
-from hyrag.answer.router import Route, choose_route, parse_route, parse_trust
-from hyrag.answer.text2sql import UnknownValue, compile_query, ground_literals
+from hyrag.answer.execute.text2sql import UnknownValue, compile_query, ground_literals
+from hyrag.answer.parse.catalog import load_catalog, osa
+from hyrag.answer.parse.parser import parse
+from hyrag.answer.parse.router import Route, choose_route, parse_route, parse_trust
 from hyrag.errors import HyragError
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import hyrag
-from hyrag.answer.phrasing import names, statement
+from hyrag.answer.synthesize.phrasing import names, statement
 from hyrag.settings import Settings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "phrasing.tsv"

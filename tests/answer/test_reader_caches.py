@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer import catalog
 from hyrag.answer.audit import AuditTrail, replay
+from hyrag.answer.parse import catalog
 from hyrag.answer.readers import tableops, tableqa
 from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.settings import Settings

@@ -64,8 +64,8 @@ def test_direct_evidence_from_figureless_sentences_lets_the_line_be_read(kb) -> 
     from types import SimpleNamespace
 
     from hyrag.answer import readers
-    from hyrag.answer.catalog import load_catalog
-    from hyrag.answer.parser import parse
+    from hyrag.answer.parse.catalog import load_catalog
+    from hyrag.answer.parse.parser import parse
 
     q = "What was the research and development in 2018?"
     parsed = parse(q, load_catalog(kb.store))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer.tools import (
+from hyrag.answer.execute.tools import (
     Operand,
     ToolError,
     cagr,

@@ -119,7 +119,7 @@ def test_a_fresh_search_reads_the_vector_mirror_without_importing_lancedb(tmp_pa
 _ASK = """
     import json, sys
     import hyrag
-    from hyrag.answer import catalog
+    from hyrag.answer.parse import catalog
     from hyrag.retrieve import bm25
     built = []
     real_build, real_init = catalog._build, bm25.BM25Index.__init__
@@ -226,7 +226,7 @@ def test_bench_coldstart_times_each_command_beside_the_references(tmp_path, caps
 def test_the_saved_catalog_keeps_one_copy_of_each_entitys_attribute_set(tmp_path):
     """Entities of one table carry the same attributes: the saved catalog lists each distinct
     set once (100,000 order ids made 14 of its 16 MB at 1.1 M claims), and reads back equal."""
-    from hyrag.answer import catalog
+    from hyrag.answer.parse import catalog
 
     rows = "\n".join(f"ORD-{i:05d},{2020 + i % 4},{i * 3}" for i in range(400))
     (tmp_path / "orders.csv").write_text("order_id,year,revenue\n" + rows + "\n")

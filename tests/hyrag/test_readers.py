@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import hyrag
-from hyrag.answer.tracker import SchemaEvolutionTracker
+from hyrag.answer.verify.tracker import SchemaEvolutionTracker
 from hyrag.cli import main
 from hyrag.errors import StoreError
 from hyrag.policy import PolicyDenied

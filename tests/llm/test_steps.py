@@ -12,7 +12,7 @@ pytest.importorskip("llama_cpp", reason="llama_cpp is not installed: the LLM tes
 
 import ecr  # noqa: E402
 import hyrag  # noqa: E402
-from hyrag.answer.catalog import load_catalog  # noqa: E402
+from hyrag.answer.parse.catalog import load_catalog  # noqa: E402
 from hyrag.llm import LLMClient  # noqa: E402
 from hyrag.llm.steps import (  # noqa: E402
     LLMHypothesisGenerator,

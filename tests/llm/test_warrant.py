@@ -11,12 +11,12 @@ pytest.importorskip("llama_cpp", reason="llama_cpp is not installed: the LLM tes
                     "with `make test-llm`")
 
 import hyrag
-from hyrag.answer.catalog import load_catalog
-from hyrag.answer.commitment import CommitmentStore
-from hyrag.answer.parser import parse
-from hyrag.answer.requirements import build
-from hyrag.answer.router import choose_route
-from hyrag.answer.warrant import WarrantGate
+from hyrag.answer.link.commitment import CommitmentStore
+from hyrag.answer.link.warrant import WarrantGate
+from hyrag.answer.parse.catalog import load_catalog
+from hyrag.answer.parse.parser import parse
+from hyrag.answer.parse.requirements import build
+from hyrag.answer.parse.router import choose_route
 from hyrag.llm import LLMClient
 from hyrag.llm.warrant_loop import WarrantLoop
 

@@ -225,7 +225,7 @@ def test_table_reader_caches_are_per_view(pair, policy) -> None:
     """The table readers cache cell contents in process; a subject must never be served what
     was read through another's view: the key holds the visible sources, and what the cache
     returns through ana's view is what a store without the denied sources holds."""
-    from hyrag.answer.catalog import view_key
+    from hyrag.answer.parse.catalog import view_key
     from hyrag.answer.readers import tableqa_rows
 
     everything, alone = pair

@@ -65,7 +65,16 @@ def _aggregate(per_cell: list[dict[str, float]], q: Question, years: list[int | 
     # names the year once, so one of them is likely not asked for
     out["years_repeated"] = float(len(dated) - len(set(dated)))
     out["operands_as_years_named"] = float(bool(named) and len(per_cell) == len(named))
-    out["n_operands"] = float(len(per_cell))
+    # every year of the span the question's first and last years bound ("2017-2019",
+    # "2017 to 2019"), and no other: an average or total over a range of years
+    out["years_span"] = float(len(named) >= 2 and ys == set(range(min(named), max(named) + 1)))
+    n = len(per_cell)
+    out["n_operands"] = float(n)
+    # the count of operands as categories, and beside the count of years named: how many
+    # cells a question means is no linear function of how many there are
+    out[f"n_operands={min(n, 4)}"] = 1.0
+    out["operands_vs_years=" + ("none" if not named else "equal" if n == len(named)
+                                else "more" if n > len(named) else "fewer")] = 1.0
     out["n_rows_in_table"] = min(n_rows, 50) / 50.0
     return out
 

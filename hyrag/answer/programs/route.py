@@ -18,7 +18,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs, proposed
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.language import Program
@@ -26,9 +29,6 @@ from hyrag.answer.programs.link import Question, link_columns, link_rows
 from hyrag.answer.programs.score import Model, agreement, answer_key, features, op_key
 from hyrag.answer.programs.tables import tables
 from hyrag.answer.readers.tableops import TableResolved
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand, fmt
-from hyrag.answer.warrant import Verdict
 
 if TYPE_CHECKING:
     import duckdb

@@ -71,7 +71,7 @@ _PROSE: dict[tuple, Prose] = {}
 def prose(con: duckdb.DuckDBPyConnection) -> Prose:
     """The prose of the store (`sentence` and `text` claims, each sentence once), cached per
     database generation and view (`catalog.per_view`)."""
-    from hyrag.answer.catalog import per_view
+    from hyrag.answer.parse.catalog import per_view
 
     return per_view(_PROSE, con, _build)
 
@@ -517,10 +517,10 @@ def commit(best: Scored, confidence: float, p: Prose, tentative: float | None = 
     """The engine's types for a quoted span: the sentence's claim committed as the evidence
     of one requirement, the clause as the answer, and a sentence citing it; `tentative`:
     the quote tier's confidence, when only that tier was reached."""
-    from hyrag.answer.commitment import CommitmentStore, Fact
+    from hyrag.answer.link.commitment import CommitmentStore, Fact
+    from hyrag.answer.link.warrant import Verdict
+    from hyrag.answer.parse.requirements import Requirement
     from hyrag.answer.programs.route import ProgramReading
-    from hyrag.answer.requirements import Requirement
-    from hyrag.answer.warrant import Verdict
 
     prog = best.program()
     r = run(prog, {}, p.by_claim)

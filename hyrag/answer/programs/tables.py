@@ -29,7 +29,7 @@ _LOCK = threading.Lock()
 
 def tables(con: duckdb.DuckDBPyConnection) -> dict[str, TableIndex]:
     """Every table model the connection's subject may see, indexed, by table name."""
-    from hyrag.answer.catalog import view_key
+    from hyrag.answer.parse.catalog import view_key
 
     key = view_key(con)
     with _LOCK:

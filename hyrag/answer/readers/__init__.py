@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hyrag.answer.parser import ParsedQuestion
+from hyrag.answer.parse.parser import ParsedQuestion
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
          facts: Sequence) -> Reading:
     """Ask the readers in order; the first answer wins (see the module docstring). The
     knowledge base's view key is read once for all of them (`catalog.pinned_view`)."""
-    from hyrag.answer.catalog import pinned_view
+    from hyrag.answer.parse.catalog import pinned_view
 
     with pinned_view(con):
         return _read(question, con, parsed=parsed, direct=direct, facts=facts)
@@ -87,7 +87,7 @@ def read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
 
 def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
           facts: Sequence) -> Reading:
-    from hyrag.answer import guards
+    from hyrag.answer.decide import guards
     from hyrag.answer.readers import (
         tableops,
         tableqa,

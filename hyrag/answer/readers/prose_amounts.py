@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.catalog import per_view
+from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.readers import prose_periods
 from ingest.attributes import LABEL_WORDS
 

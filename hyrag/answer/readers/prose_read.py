@@ -41,14 +41,14 @@ import math
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers import prose_periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers.prose_amounts import Amount, sentences, table_restates
 from hyrag.answer.readers.tableqa import Resolved
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand, fmt
-from hyrag.answer.warrant import Verdict
 
 _STOP = {
     "what", "which", "who", "whom", "how", "much", "many", "was", "were", "is", "are", "be",

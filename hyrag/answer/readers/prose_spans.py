@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer.catalog import per_view
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.catalog import per_view
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers.tableqa import Resolved
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.warrant import Verdict
 
 # the question's verb -> how a sentence writes it
 _VERBS = {

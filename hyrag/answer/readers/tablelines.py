@@ -14,13 +14,13 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from hyrag.answer.catalog import per_view
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.catalog import per_view
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand, fmt
-from hyrag.answer.warrant import Verdict
 from ingest.numbers import decimals_shown
 
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",

@@ -29,12 +29,12 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from hyrag.answer.catalog import per_view
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.catalog import per_view
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers.tableqa import Resolved
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand, fmt
-from hyrag.answer.warrant import Verdict
 
 
 @dataclass
@@ -416,7 +416,7 @@ def _overrides(question: str, parsed, g: Grid, res: Result, reading) -> bool:
     first / last, a numeric condition ("more than 4"), a row count of "how many times", the
     row that holds a superlative (not the superlative's value), or a sum or count over a table
     with a totals line the SQL aggregate would count twice."""
-    from hyrag.answer.router import Route, choose_route
+    from hyrag.answer.parse.router import Route, choose_route
 
     if parsed is None:
         return True

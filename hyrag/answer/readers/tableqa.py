@@ -54,16 +54,16 @@ import math
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.catalog import per_view
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.catalog import per_view
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers import tableqa_layout as layout
 from hyrag.answer.readers import tableqa_notes as notes
 from hyrag.answer.readers import tableqa_periods as periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand, fmt
-from hyrag.answer.warrant import Verdict
 
 # two or more years listed side by side: "in 2019 and 2018", "for 2019, 2018 and 2017"
 _LISTED_YEARS = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:,\s*(?:and\s+)?|\s+and\s+)"

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
 from hyrag.answer.readers import tablelines
 from hyrag.answer.readers import tableqa_layout as layout
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr
-from hyrag.answer.tools import Derivation, Operand, fmt
 
 # a column header naming the first year of a comparison, its cell keyed by the second:
 # "2019 and" / "2019 over" / "2019 vs" above "2018"

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import re
 
+from hyrag.answer.execute.tools import fmt
 from hyrag.answer.readers import tablelines
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr
-from hyrag.answer.tools import fmt
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _M = r"(?:(?P<month>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?\s+)?"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer.catalog import per_view
+from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.readers import tableqa_rows as tr
 from hyrag.answer.readers.tableqa_totals import plain_heading
 

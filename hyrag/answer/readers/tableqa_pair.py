@@ -52,7 +52,8 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer.catalog import per_view
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.readers import tablelines
 from hyrag.answer.readers import tableqa_layout as layout
 from hyrag.answer.readers import tableqa_read as read
@@ -61,7 +62,6 @@ from hyrag.answer.readers import tablespans as spans
 from hyrag.answer.readers.tableqa_scale import per_unit
 from hyrag.answer.readers.tableqa_shares import _TOTAL_LABEL, _UNIT_TOKENS, split
 from hyrag.answer.readers.tableqa_shares import _words as label_words
-from hyrag.answer.tools import Derivation, Operand, fmt
 from ingest.numbers import decimals_shown
 
 _DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"

@@ -43,15 +43,15 @@ import math
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.catalog import per_view
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.warrant import Verdict
+from hyrag.answer.parse.catalog import per_view
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers import tableqa_layout as layout
 from hyrag.answer.readers import tableqa_periods as periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr
-from hyrag.answer.requirements import Requirement
-from hyrag.answer.tools import Derivation, Operand, fmt
-from hyrag.answer.warrant import Verdict
 
 # a balance row: a line name, a connector and one date ("Balance payable as at June 30, 2019")
 _BALANCE = re.compile(r"^(?P<name>.*?\S)\s*(?:,|\b(?:as\s+at|as\s+of|at|on))\s+(?P<date>.+)$",

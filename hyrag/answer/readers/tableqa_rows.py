@@ -14,7 +14,7 @@ import json
 import re
 from functools import lru_cache
 
-from hyrag.answer.catalog import per_view
+from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.readers import tableqa_periods as periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers.tableqa_scale import cell_scale, per_unit

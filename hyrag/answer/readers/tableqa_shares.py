@@ -43,10 +43,10 @@ from __future__ import annotations
 import math
 import re
 
+from hyrag.answer.execute.tools import Derivation, Operand, fmt
 from hyrag.answer.readers import tablelines
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr
-from hyrag.answer.tools import Derivation, Operand, fmt
 from ingest.numbers import decimals_shown
 
 # the word that introduces the whole, after the part: a strong one anywhere, a weak one ("in",

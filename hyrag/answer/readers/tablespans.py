@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from hyrag.answer.catalog import per_view
+from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.readers import tablelines as tl
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers import tableqa_rows as tr

@@ -1,7 +1,7 @@
 """The schema-aware question parser: a question -> a typed, inspectable `ParsedQuestion`.
 
 Deterministic and offline. The question is matched against the knowledge base's own vocabulary
-(`hyrag.answer.catalog`): ids (E1005, SKU-100-W), claim entities and categorical values (longest
+(`parse.catalog`): ids (E1005, SKU-100-W), claim entities and categorical values (longest
 phrase first), tables named by their distinctive words ("sales", "ERP"), the measure (a claim
 attribute or a numeric column, chosen as the longest vocabulary phrase whose words all occur
 among the question's remaining words, or the vocabulary phrase the remaining words are part
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-from hyrag.answer.catalog import STOPWORDS, Catalog, content, norm, singular, words
+from hyrag.answer.parse.catalog import STOPWORDS, Catalog, content, norm, singular, words
 from ingest.timekeys import find_time_expressions, parse_interval, year_key
 
 _OPS = [  # (operation, words) checked in this order; the first hit wins

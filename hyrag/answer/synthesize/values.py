@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hyrag.answer.commitment import CommitmentStore, Fact
+from hyrag.answer.link.commitment import CommitmentStore, Fact
 
 # "which member ...", "who ...": the answer is a row's name; "which year", "which rank" ask
 # for a figure or a period, not a name

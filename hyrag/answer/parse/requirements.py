@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from hyrag.answer.parser import ParsedQuestion, Period, expand_years
-from hyrag.answer.router import Route
+from hyrag.answer.parse.parser import ParsedQuestion, Period, expand_years
+from hyrag.answer.parse.router import Route
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,6 @@ def build(parsed: ParsedQuestion, route: Route, cat) -> list[Requirement]:
 
 
 def _norm(s: str | None) -> str:
-    from hyrag.answer.catalog import norm
+    from hyrag.answer.parse.catalog import norm
 
     return norm(s or "")

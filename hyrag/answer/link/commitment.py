@@ -3,7 +3,7 @@
 Committed facts carry the claim, its source and locator, the warrant query that found it, its
 score and a timestamp; Knowledge Gaps carry the entity, attribute, period, reason and a
 timestamp. Nothing else reaches the brief: a number that is not in a fact or in a derivation
-over facts cannot be written (`hyrag.answer.grounding` checks it).
+over facts cannot be written (`hyrag.answer.verify.grounding` checks it).
 """
 
 from __future__ import annotations

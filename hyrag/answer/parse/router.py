@@ -50,7 +50,7 @@ def parse_trust(value: object) -> Trust:
     return _parse(Trust, value, "trust mode")  # type: ignore[return-value]
 
 
-def choose_route(parsed) -> Route:  # hyrag.answer.parser.ParsedQuestion
+def choose_route(parsed) -> Route:  # hyrag.answer.parse.parser.ParsedQuestion
     """The route for a parsed question: the first rule that applies."""
     if parsed.relation and not parsed.measure:
         return Route.RELATIONAL

@@ -22,13 +22,13 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-from hyrag.answer.catalog import Catalog, norm
-from hyrag.answer.commitment import CommitmentStore, Fact, Gap
-from hyrag.answer.requirements import Requirement
+from hyrag.answer.link.commitment import CommitmentStore, Fact, Gap
+from hyrag.answer.parse.catalog import Catalog, norm
+from hyrag.answer.parse.requirements import Requirement
 from hyrag.errors import HyragError
 
 if TYPE_CHECKING:  # text2sql imports sqlglot: only the SQL route needs it (issue 20)
-    from hyrag.answer.text2sql import CompiledSQL
+    from hyrag.answer.execute.text2sql import CompiledSQL
 
 SUPPORT = ("direct", "partial", "absent", "conflicting")
 _SCALE = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}

@@ -213,7 +213,7 @@ def per_view(cache: dict, con, build: Callable, size: int = 4):
 
 CACHE_NAME = "answer_catalog"  # KB/cache/answer_catalog.json
 # what the saved catalog's layout depends on: this module (builder, encoder) and TimeKey
-_CODE = ("hyrag.answer.catalog", "ingest.periods")
+_CODE = ("hyrag.answer.parse.catalog", "ingest.periods")
 
 
 def load_catalog(store) -> Catalog:

@@ -12,9 +12,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.commitment import CommitmentStore, Fact
-from hyrag.answer.phrasing import statement
-from hyrag.answer.tools import Derivation, fmt
+from hyrag.answer.execute.tools import Derivation, fmt
+from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.synthesize.phrasing import statement
 
 _SCALES = ("thousand", "million", "billion")
 

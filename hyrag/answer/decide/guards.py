@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hyrag.answer.coverage import evidence_texts, unexplained
-from hyrag.answer.parser import ParsedQuestion
+from hyrag.answer.link.coverage import evidence_texts, unexplained
+from hyrag.answer.parse.parser import ParsedQuestion
 
 
 def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_period: bool,
@@ -210,7 +210,7 @@ def unheld_measure(question: str, parsed: ParsedQuestion, facts: Sequence,
     found (a column's word: "current" for the Current column)."""
     import json
 
-    from hyrag.answer.catalog import content, norm
+    from hyrag.answer.parse.catalog import content, norm
     from hyrag.answer.readers.tableqa_rows import content as rows_content
 
     m = parsed.measure

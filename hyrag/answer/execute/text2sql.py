@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
-from hyrag.answer.catalog import Catalog, TableInfo, norm
+from hyrag.answer.parse.catalog import Catalog, TableInfo, norm
 from hyrag.errors import HyragError
 
 _AGG = {"total": "SUM", "average": "AVG", "median": "MEDIAN", "max": "MAX", "min": "MIN",
