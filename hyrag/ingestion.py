@@ -505,6 +505,14 @@ class Ingestor:
         document's narrative against its own tables): `_insert_links`."""
         src, ten = lit(source_id), lit(tenant)
         tenant_sources = f"(SELECT source_id FROM sources WHERE tenant = {ten})"
+        # Every pair has a claim of another source of the tenant, or a text claim of this one
+        # on its own side: with neither (a first file, a table alone) there is nothing to
+        # link, and the self-join of a million claims is skipped.
+        if not self.store.count(
+            f"SELECT count(*) FROM (SELECT 1 FROM claims WHERE (source_id IN {tenant_sources} "
+            f"AND source_id <> {src}) OR (source_id = {src} AND kind = 'text') LIMIT 1)"
+        ):
+            return 0
         return _insert_links(
             self.store,
             joins="",
