@@ -352,7 +352,8 @@ class Ingestor:
         con.register("hyrag_stage_frame", frame)
         # One native copy: every later statement scans DuckDB storage, not pandas objects.
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE {stg} AS SELECT * FROM temp.main.hyrag_stage_frame"
+            f"CREATE OR REPLACE TEMP TABLE {stg} AS SELECT *, "
+            f"{claimsql.item_id_sql(sha, file, t)} AS __item_id FROM temp.main.hyrag_stage_frame"
         )
         _flush(con)
         con.unregister("hyrag_stage_frame")
