@@ -75,7 +75,10 @@ def _const_cell_loc_sql(file: str, t: TypedTable, header: str, letter: str) -> s
     return f"{lit(pre)} || CAST(__row AS VARCHAR) || {lit(mid)} || CAST(__row AS VARCHAR) || '\"}}'"
 
 
-def _item_id_sql(sha: str, file: str, t: TypedTable) -> str:
+def item_id_sql(sha: str, file: str, t: TypedTable) -> str:
+    """The item id of a staged row (`__row`, `__page`), computed once per row when the table
+    is staged (its `__item_id`): each of a row's cell claims carries it, and hashing it per
+    cell cost a million sha256 calls on a 100,000 x 12 table."""
     if t.per_row_page:
         key = f"{sha}|item|{file}||"
         return (
@@ -92,7 +95,7 @@ def insert_items(
 ) -> None:
     con.execute(
         f"""INSERT INTO items
-        SELECT DISTINCT {_item_id_sql(sha, file, t)}, {lit(source_id)}, {lit(table_name)},
+        SELECT DISTINCT __item_id, {lit(source_id)}, {lit(table_name)},
                __row, first(__entity) OVER (PARTITION BY __row)
         FROM {stg}"""
     )
@@ -175,7 +178,7 @@ def insert_cell_claims(
             period_start, period_end, order_key, text, loc, {lit(file)}, {lit(t.sheet)},
             page_no, __row, col, cell, {lit(conf)}
         FROM (
-            SELECT {_item_id_sql(sha, file, t)} AS item_id,
+            SELECT __item_id AS item_id,
                 CAST(__entity AS VARCHAR) AS entity, {attribute} AS attribute,
                 {vt} AS vt, {vn} AS vn, {sc} AS sc, {un} AS un, {vb} AS vb,
                 {timed} __time_key END AS time_key,
@@ -305,7 +308,7 @@ def _write_long_claims(
             period_start, period_end, order_key, text, loc, {lit(file)}, {lit(t.sheet)},
             page_no, __row, col, cell, {lit(conf)}
         FROM (
-            SELECT {_item_id_sql(sha, file, t)} AS item_id,
+            SELECT __item_id AS item_id,
                 CAST(__entity AS VARCHAR) AS entity, k.attribute AS attribute,
                 c.vt AS vt, c.vn AS vn, c.sc AS sc, c.un AS un, c.vb AS vb,
                 CASE WHEN k.timed THEN __time_key END AS time_key,
@@ -400,22 +403,40 @@ def insert_aggregates(
             f"FROM {stg} WHERE {ident(g)} IS NOT NULL"
         )
     level_list = ", ".join(lit(x) for x in levels)
+    joined = f"""FROM ({measures}) m
+        JOIN ({" UNION ALL ".join(group_parts)}) g ON g.rid = m.rid
+        JOIN {buckets} k ON k.row_id = m.rid AND k.level IN ({level_list})"""
+    keys = ("header", "letter", "gname", "grp", "key", "start_date", "end_date", "order_key")
+    grouping = ("m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date, "
+                "k.order_key")
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_base AS
-        SELECT m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date,
-            k.order_key, count(*) AS n, {_exact_sum("m.v")} AS s,
+        SELECT {grouping}, count(*) AS n, {_exact_sum("m.v")} AS s,
             {_exact_sum("m.v")} / count(m.v) AS a, {_exact_sum("m.vbase")} AS sb,
             {_exact_sum("m.vbase")} / count(m.vbase) AS ab, any_value(m.sc) AS sc,
-            any_value(m.un) AS un,
-            CASE WHEN count(*) <= {AGGREGATE_LINK_LIMIT}
-                THEN list({{'r': m.row_num, 's': m.sec}} ORDER BY m.row_num) END AS rows
-        FROM ({measures}) m
-        JOIN ({" UNION ALL ".join(group_parts)}) g ON g.rid = m.rid
-        JOIN {buckets} k ON k.row_id = m.rid AND k.level IN ({level_list})
-        GROUP BY m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date,
-            k.order_key
+            any_value(m.un) AS un, CAST(NULL AS STRUCT(r BIGINT, s VARCHAR)[]) AS rows
+        {joined}
+        GROUP BY {grouping}
         HAVING count(DISTINCT m.sc) = 1"""
     )
+    # The cells each small group cites, listed in a second pass over those groups only:
+    # listing (and sorting) every group's rows cost more than the sums, and a group over
+    # AGGREGATE_LINK_LIMIT rows keeps no list.
+    if con.execute(f"SELECT count(*) FROM temp.hyrag_agg_base "
+                   f"WHERE n <= {AGGREGATE_LINK_LIMIT}").fetchone()[0]:
+        same = " AND ".join(f"b.{x} IS NOT DISTINCT FROM d.{x}" for x in keys)
+        con.execute(
+            f"""UPDATE temp.hyrag_agg_base b SET rows = d.rows FROM (
+                SELECT {grouping}, list({{'r': m.row_num, 's': m.sec}} ORDER BY m.row_num)
+                    AS rows
+                {joined}
+                WHERE EXISTS (SELECT 1 FROM temp.hyrag_agg_base s
+                    WHERE s.n <= {AGGREGATE_LINK_LIMIT} AND s.header = m.header
+                    AND s.letter = m.letter AND s.gname IS NOT DISTINCT FROM g.gname
+                    AND s.grp IS NOT DISTINCT FROM g.grp AND s.key = k.key)
+                GROUP BY {grouping}) d
+            WHERE b.n <= {AGGREGATE_LINK_LIMIT} AND {same}"""
+        )
     con.execute(
         """CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_tmp AS
         SELECT 'sum' AS fn, 'total ' || header AS attribute, header, letter, gname, grp, key,

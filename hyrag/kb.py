@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import os
 import sys
 import threading
@@ -239,12 +240,17 @@ class KnowledgeBase:
         for i, f in enumerate(files):
             if progress:
                 progress(i, len(files), str(f))
+                # within a file, what it is doing: a large table takes tens of seconds
+                self._ingestor.progress_hook = functools.partial(
+                    _tell_step, progress, i, len(files), str(f))
             try:
                 reports.append(self.ingest(f, **kw))  # type: ignore[arg-type]
             except HyragError as e:
                 if not keep_going:
                     raise
                 errors.append(e)
+            finally:
+                self._ingestor.progress_hook = None
         if progress:
             progress(len(files), len(files), "")
         return reports, errors
@@ -560,6 +566,12 @@ def _step_up_gap(answer, grant):
 # is open gets the same store instead (a notebook cell run again while the first object lives).
 _OPEN_STORES: dict[Path, tuple[Store, int]] = {}
 _OPEN_LOCK = threading.Lock()
+
+
+def _tell_step(progress: Callable[[int, int, str], None], i: int, n: int, file: str,
+               what: str) -> None:
+    """A step within the i-th of n files, as the progress display shows it."""
+    progress(i, n, f"{file}: {what}")
 
 
 def _acquire_store(path: Path, read_only: bool) -> Store:

@@ -50,3 +50,26 @@ def test_index_tells_each_step_as_it_starts(folder: Path) -> None:
     assert any(w.startswith("notes.md: embedding") and "text claims" in w for w in said)
     assert steps[-1] == (2, 2, "")  # the display's last line: all done
     assert all(0 <= i <= n for i, n, _ in steps)
+
+
+def test_ingest_tells_the_steps_within_each_file(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of 100,000 rows takes tens of seconds: the display names the step it is in."""
+    monkeypatch.setenv("HYRAG_EMBED_TIER", "hashed")
+    (tmp_path / "beds.csv").write_text("city,year,beds\nOslo,2023,310\nBergen,2024,120\n")
+    (tmp_path / "notes.md").write_text("Oslo Clinic had 310 beds in 2024.\n")
+    steps: list[tuple[int, int, str]] = []
+    with hyrag.open(tmp_path / "kb") as kb:
+        reports, errors = kb.ingest_many(
+            [tmp_path / "beds.csv", tmp_path / "notes.md"],
+            progress=lambda i, n, what: steps.append((i, n, what)))
+        assert not errors and [r.status for r in reports] == ["ingested", "ingested"]
+        assert kb._ingestor.progress_hook is None  # nothing told once the files are done
+    said = [w.rsplit("/", 1)[-1] for _, _, w in steps]
+    for want in ("beds.csv: reading", "beds.csv: table beds", "beds.csv: cell claims of beds",
+                 "beds.csv: committing", "notes.md: text claims"):
+        assert want in said, (want, said)
+    assert said.index("beds.csv: reading") < said.index("beds.csv: cell claims of beds") \
+        < said.index("notes.md: reading")
+    assert all(i == 0 for i, _, w in steps if "beds.csv" in w)
+    assert steps[-1] == (2, 2, "")
