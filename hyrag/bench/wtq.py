@@ -44,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the default)")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
+    p.add_argument("--min-confidence", type=float, default=-1.0,
+                   help="settings.program_min_confidence: the program route's abstention "
+                        "threshold (-1: the one fitted with the weights; 0: answer with the "
+                        "best program whatever its confidence, the ranker's top-1 figure)")
 
 
 def normalise(v: object) -> str:
@@ -103,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     # callers that predate the answer-core options ask the default core with shipped weights
     args.answer_core = getattr(args, "answer_core", Settings().answer_core)
     args.weights = getattr(args, "weights", "")
+    args.min_confidence = getattr(args, "min_confidence", -1.0)
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
-                        program_weights=args.weights)
+                        program_weights=args.weights,
+                        program_min_confidence=args.min_confidence)
     results = []
     t0 = time.perf_counter()
     # one knowledge base per table, holding that table alone, asked each of its questions in
@@ -144,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
     acc = sum(r["correct"] for r in results) / max(n, 1)
     answered = [r for r in results if r["prediction"]]
     print(f"WikiTableQuestions ({args.questions}), {n} questions, answer core "
-          f"{args.answer_core}{' (' + args.weights + ')' if args.weights else ''}, "
+          f"{args.answer_core}{' (' + args.weights + ')' if args.weights else ''}"
+          f"{f', program threshold {args.min_confidence:g}' if args.min_confidence >= 0 else ''}, "
           f"{time.perf_counter() - t0:.1f} s (offline, no LLM)")
     if "before300" in args.questions:
         print("  (these are training questions the readers were written against: a training "
@@ -164,5 +171,6 @@ def run(args: argparse.Namespace) -> int:
              if args.questions != "data/training-before300.tsv" else "")
           + (f" --limit {args.limit}" if args.limit else "")
           + (f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "")
-          + (f" --weights {shlex.quote(args.weights)}" if args.weights else ""))
+          + (f" --weights {shlex.quote(args.weights)}" if args.weights else "")
+          + (f" --min-confidence {args.min_confidence:g}" if args.min_confidence >= 0 else ""))
     return 0

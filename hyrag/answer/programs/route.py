@@ -181,7 +181,8 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
             ops = (operands[1], operands[0])  # the verifier's growth reads (old, new)
         derivations.append(Derivation(name, r.expression, ops, round(float(r.values[0]), 4),
                                       unit))
-    value = list(r.answer) if prog.op in ("each", "labels") else r.answer[0]
+    value = list(r.answer) if prog.op in ("each", "labels") or len(r.answer) > 1 \
+        else r.answer[0]
     program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
                "expression": r.expression, "confidence": round(best.probability, 4),
                "proposed_by_llm": bool(best.phi[1].get(PROPOSED)),

@@ -67,7 +67,8 @@ def op_key(c: Candidate) -> str:
     a list-table candidate's kind too, `lists`: the row after a named one is another choice
     than the named row itself)."""
     w = c.program.where
-    key = f"{c.program.op}/{'equal' if w[:1] == '=' else 'bounded' if w else 'plain'}"
+    kind = {"=": "equal", "~": "holds"}.get(w[:1], "bounded" if w else "plain")
+    key = f"{c.program.op}/{kind}"
     return key + (f"/{c.shape[5:]}" if c.shape.startswith("list:") else "")
 
 
