@@ -113,6 +113,13 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         # opening is learned, not listed
         for w in heads[j]:
             out[f"{prefix}q={opening}:head={w}"] = 1.0
+            out[f"{prefix}head={w}"] = 1.0
+        # its place among the columns the question names best, and among the numeric ones
+        # ("the most bronze": the numeric column the question names, not the first one)
+        out[f"{prefix}rank={min(rank[j], 5)}"] = 1.0
+        if j in nums:
+            out[f"{prefix}numrank={nums.index(j)}"] = 1.0
+        return out
         return out
 
     def value_feats(v: CellLink) -> dict[str, float]:

@@ -139,7 +139,9 @@ class Model:
 
 
 _CALIBRATED = ("arg:min_label_cov", "arg:mean_question_cov", "arg:min_fuzzy",
-               "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other")
+               "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other",
+               # a list table's links (`lists`): the named value, the columns stated and read
+               "arg:val_cover", "arg:val_exact", "arg:col_cov", "arg:x_col_cov")
 
 
 def answer_key(r: Result) -> str:
