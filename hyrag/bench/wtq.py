@@ -126,26 +126,30 @@ def run(args: argparse.Namespace) -> int:
                 kb.ingest(root / context)
             except Exception as e:  # one failing table is its questions' miss
                 for n in idx:
-                    answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200])
+                    answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200], None)
                 continue
             with kb:
                 engine = AnswerEngine(kb)
                 for n in idx:
                     try:
                         ans, pred = predict(engine, kb, items[n]["utterance"], args.trust)
-                        answered[n] = (pred, ans.decision, "")
+                        answered[n] = (pred, ans.decision, "",
+                                       (ans.program or {}).get("confidence"))
                     except Exception as e:  # one failing question is one miss
-                        answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200])
+                        answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200],
+                                       None)
     for n, it in enumerate(items):
         target = it["targetValue"].split("|")
-        pred, decision, err = answered[n]
+        pred, decision, err, conf = answered[n]
         ok = correct(pred, target)
         cls = "correct" if ok else ("engine error" if err else "abstained" if not pred else
                                     "wrong count of values" if len(pred) != len(target) else
                                     "wrong value")
         results.append({"id": it["id"], "question": it["utterance"], "table": it["context"],
                         "prediction": pred, "target": target, "decision": decision,
-                        "correct": ok, "class": cls, "error": err})
+                        "correct": ok, "class": cls, "error": err,
+                        # the answering program's calibrated confidence (None: no program)
+                        "confidence": conf})
     n = len(results)
     acc = sum(r["correct"] for r in results) / max(n, 1)
     answered = [r for r in results if r["prediction"]]
