@@ -23,7 +23,14 @@ from hyrag.answer.programs.candidates import Candidate, enumerate_programs, prop
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.language import Program
 from hyrag.answer.programs.link import Question, link_columns, link_rows
-from hyrag.answer.programs.score import Model, agreement, answer_key, features, op_key
+from hyrag.answer.programs.score import (
+    Model,
+    agreement,
+    answer_key,
+    features,
+    op_key,
+    table_kind,
+)
 from hyrag.answer.programs.tables import tables
 from hyrag.answer.requirements import Requirement
 from hyrag.answer.tableops import TableResolved
@@ -86,6 +93,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
         cands = enumerate_programs(q, ti)
+        kind = table_kind(ti.col_year)
         have = {c.program for c in cands}
         cands += [proposed(q, ti, p) for p in proposals
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
@@ -94,7 +102,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
                 r = run(c.program, tabs, memo=memo)
             except ExecutionError:
                 continue
-            phi = features(q, c, r)
+            phi = features(q, c, r, kind)
             if c.program in wanted:
                 phi[0][PROPOSED] = phi[1][PROPOSED] = 1.0
             found.append((c, r, phi))
