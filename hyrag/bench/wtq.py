@@ -44,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the default)")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
+    p.add_argument("--min-confidence", type=float, default=-1.0,
+                   help="settings.program_min_confidence: the program route's abstention "
+                        "threshold (-1: the one fitted with the weights; 0: answer with the "
+                        "best program whatever its confidence, the ranker's top-1 figure)")
 
 
 def normalise(v: object) -> str:
@@ -103,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     # callers that predate the answer-core options ask the default core with shipped weights
     args.answer_core = getattr(args, "answer_core", Settings().answer_core)
     args.weights = getattr(args, "weights", "")
+    args.min_confidence = getattr(args, "min_confidence", -1.0)
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
-                        program_weights=args.weights)
+                        program_weights=args.weights,
+                        program_min_confidence=args.min_confidence)
     results = []
     t0 = time.perf_counter()
     # one knowledge base per table, holding that table alone, asked each of its questions in
@@ -120,31 +126,36 @@ def run(args: argparse.Namespace) -> int:
                 kb.ingest(root / context)
             except Exception as e:  # one failing table is its questions' miss
                 for n in idx:
-                    answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200])
+                    answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200], None)
                 continue
             with kb:
                 engine = AnswerEngine(kb)
                 for n in idx:
                     try:
                         ans, pred = predict(engine, kb, items[n]["utterance"], args.trust)
-                        answered[n] = (pred, ans.decision, "")
+                        answered[n] = (pred, ans.decision, "",
+                                       (ans.program or {}).get("confidence"))
                     except Exception as e:  # one failing question is one miss
-                        answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200])
+                        answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200],
+                                       None)
     for n, it in enumerate(items):
         target = it["targetValue"].split("|")
-        pred, decision, err = answered[n]
+        pred, decision, err, conf = answered[n]
         ok = correct(pred, target)
         cls = "correct" if ok else ("engine error" if err else "abstained" if not pred else
                                     "wrong count of values" if len(pred) != len(target) else
                                     "wrong value")
         results.append({"id": it["id"], "question": it["utterance"], "table": it["context"],
                         "prediction": pred, "target": target, "decision": decision,
-                        "correct": ok, "class": cls, "error": err})
+                        "correct": ok, "class": cls, "error": err,
+                        # the answering program's calibrated confidence (None: no program)
+                        "confidence": conf})
     n = len(results)
     acc = sum(r["correct"] for r in results) / max(n, 1)
     answered = [r for r in results if r["prediction"]]
     print(f"WikiTableQuestions ({args.questions}), {n} questions, answer core "
-          f"{args.answer_core}{' (' + args.weights + ')' if args.weights else ''}, "
+          f"{args.answer_core}{' (' + args.weights + ')' if args.weights else ''}"
+          f"{f', program threshold {args.min_confidence:g}' if args.min_confidence >= 0 else ''}, "
           f"{time.perf_counter() - t0:.1f} s (offline, no LLM)")
     if "before300" in args.questions:
         print("  (these are training questions the readers were written against: a training "
@@ -164,5 +175,6 @@ def run(args: argparse.Namespace) -> int:
              if args.questions != "data/training-before300.tsv" else "")
           + (f" --limit {args.limit}" if args.limit else "")
           + (f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "")
-          + (f" --weights {shlex.quote(args.weights)}" if args.weights else ""))
+          + (f" --weights {shlex.quote(args.weights)}" if args.weights else "")
+          + (f" --min-confidence {args.min_confidence:g}" if args.min_confidence >= 0 else ""))
     return 0

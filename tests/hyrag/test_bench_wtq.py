@@ -45,3 +45,27 @@ def test_the_bench_reads_the_row_a_superlative_picks(tmp_path: Path, capsys) -> 
     assert rows["t-1"]["correct"], rows["t-1"]
     # a "which ... least" question is answered by the row's name or not at all, never by 504
     assert rows["t-0"]["prediction"] in (["Eddie Murray"], None), rows["t-0"]
+
+
+def test_a_zero_threshold_answers_with_the_best_program_and_records_its_confidence(
+        tmp_path: Path, capsys) -> None:
+    """`--min-confidence 0` on the program route: every question the route has a program for
+    is answered (the ranker's top-1 figure), each with the program's confidence recorded."""
+    (tmp_path / "csv").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "csv" / "club.csv").write_text(
+        "Player,HR,Team\nHank Aaron,755,Braves\nEddie Murray,504,Orioles\n"
+        "Willie Mays,660,Giants\n", encoding="utf-8")
+    (tmp_path / "data" / "q.tsv").write_text(
+        "id\tutterance\tcontext\ttargetValue\n"
+        "t-0\thow many home runs did willie mays hit?\tcsv/club.csv\t660\n", encoding="utf-8")
+    out = tmp_path / "pred.json"
+    args = argparse.Namespace(data=str(tmp_path), questions="data/q.tsv", out=str(out),
+                              limit=None, trust="balanced", answer_core="programs",
+                              weights="", min_confidence=0.0)
+    assert wtq.run(args) == 0
+    printed = capsys.readouterr().out
+    assert "program threshold 0" in printed and "--min-confidence 0" in printed
+    (row,) = json.loads(out.read_text(encoding="utf-8"))
+    assert row["prediction"], row
+    assert isinstance(row["confidence"], float) and 0.0 <= row["confidence"] <= 1.0

@@ -80,9 +80,19 @@ class Result:
         """The values as an answer states them: a cell looked up is quoted as displayed when
         it shows a percent sign ("13.0%"), a number otherwise; computed values are numbers."""
         if self.op in ("lookup", "each") and len(self.cells) == len(self.values):
-            return tuple(c.text.strip() if isinstance(v, float) and "%" in c.text else v
+            return tuple(c.text.strip() if isinstance(v, float) and shown_as_text(c.text) else v
                          for v, c in zip(self.values, self.cells, strict=True))
         return self.values
+
+
+def shown_as_text(text: str) -> bool:
+    """Is a cell with a figure stated as displayed rather than as its number: a percent
+    ("13.0%"), or a figure with words beside it ("1,450 tonnes", "33 years", "2nd"), whose
+    words are part of what the cell says."""
+    return "%" in text or bool(_LETTER.search(text))
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
@@ -100,15 +110,27 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
     scale = a.scale[k] or ("percent" if "%" in text else "")
     col_label = next((lvl for lvl in reversed(col.path) if lvl and lvl != "None"), "")
     value = a.value[k]
-    if value is None and _PLAIN_NUMBER.fullmatch(text.strip()):
-        # a figure the schema read as a period or a name ("2004" in a year column) is still
-        # the number it shows, for a difference of years or the latest one
-        value = float(text.strip().replace(",", ""))
+    if value is None:
+        # a figure the schema read as a period or a name ("2004" in a year column), or a
+        # figure with a unit in a text column ("1,450 tonnes", "33 years", "2nd"), is still
+        # the number it shows, for a difference of years or the largest one
+        value = leading_figure(text)
     return CellValue(cell, text, value, scale, a.unit[k], ti.row_labels[cell.row],
                      col_label, col.period or row.period)
 
 
 _PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
+# a figure, then at most words without another digit: "1,450 tonnes", "33 years", "4th, West"
+# (not "12 March 1944", not "3:34:14", not "W 45-7")
+_LEADING_FIGURE = re.compile(r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+                             r"(?:\s*[^\W\d][^\d]*)?\s*")
+
+
+def leading_figure(text: str) -> float | None:
+    """The number a cell shows when it is a figure, alone or followed by words only (its unit,
+    an ordinal suffix, a note); None for any other text (`_LEADING_FIGURE`)."""
+    m = _LEADING_FIGURE.fullmatch(text)
+    return float(m.group(1).replace(",", "")) if m else None
 
 
 def quote(span: Span, sentences: Mapping[str, Sentence]) -> Quote:
@@ -171,7 +193,9 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return _eval(p.args[0], tables, memo)
     parts = [_eval(a, tables, memo) for a in p.args]
     if p.where:
-        parts = [x for x in parts if _passes(x, p.where)]
+        parts = [x for x in parts if _passes(_tested(x, p.test, tables, memo), p.where)]
+        if not parts and p.op not in ("count", "sum"):
+            raise ExecutionError(f"{p.op}: no operand passes {p.where}")
     cells = [c for part in parts for c in part[2]]
     if p.op == "each":
         return [x[0] for x in parts], _common_scale(parts, strict=False), cells, \
@@ -180,6 +204,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return float(len(parts)), "", cells, f"count({', '.join(x[3] for x in parts)})"
     if p.op in ("argmax", "argmin"):
         return _arg(p, parts, cells, tables)
+    if p.op == "mode":
+        return _mode(parts), "", cells, f"mode({', '.join(x[3] for x in parts)})"
     if p.op == "labels":
         one_row = len({(c.cell.table, c.cell.row) for c in cells}) == 1
         labels = list(dict.fromkeys(c.col_label if one_row else c.row_label for c in cells))
@@ -218,14 +244,34 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     raise ExecutionError(f"no evaluation for operator {p.op!r}")
 
 
+def _tested(part: tuple, test: int, tables: Mapping[str, TableIndex],
+            memo: dict[Cell, tuple]) -> tuple:
+    """What a condition tests of an operand (`Program.test`): the operand itself, or the
+    cell of column `test` in its row (an operand whose row has no such cell passes nothing:
+    an empty text)."""
+    if test < 0:
+        return part
+    cell = part[2][0].cell
+    try:
+        return _eval(Cell(cell.table, cell.row, test), tables, memo)
+    except ExecutionError:
+        return ("", "", [], "''")
+
+
 def _passes(part: tuple, where: str) -> bool:
-    """Does an operand's figure meet a condition ("<150", ">5000"), or its text equal the
-    value of an "=" condition?"""
+    """Does an operand's figure meet a condition ("<150", ">5000"), its text equal the value
+    of an "=" condition, or hold the value of a "~" one as whole words?"""
     if where[0] == "=":
         return any(same_text(cv.text, where[1:]) for cv in part[2])
+    if where[0] == "~":
+        said = f" {_plain(where[1:])} "
+        return said.strip() != "" and any(said in f" {_plain(cv.text)} " for cv in part[2])
     v = part[0]
     if not isinstance(v, float):
         raise ExecutionError(f"a condition ({where}) needs figures; {part[3]} is none")
+    if where[1:2] == "=":  # an inclusive bound ("at least 6": ">=6")
+        bound = float(where[2:])
+        return v <= bound if where[0] == "<" else v >= bound
     bound = float(where[1:])
     return v < bound if where[0] == "<" else v > bound
 
@@ -252,12 +298,35 @@ def _arg(p: Program, parts: list, cells: list[CellValue], tables: Mapping[str, T
     cv = parts[pick][2][0]
     expr = f"{op}({', '.join(x[3] for x in parts)})"
     if p.report >= 0:
-        got = read_cell(Cell(cv.cell.table, cv.cell.row, p.report), tables)
-        value = got.value if got.value is not None else got.text
-        return value, got.scale, [*cells, got], f"{expr} -> {got.col_label}"
+        # every tied row's cell (`CONVENTIONS["ties"]`), each row once
+        rows = dict.fromkeys(x[2][0].cell.row for x in parts if x[0] == parts[pick][0])
+        got = [read_cell(Cell(cv.cell.table, r, p.report), tables) for r in rows]
+        values = [g.value if g.value is not None and not shown_as_text(g.text) else
+                  g.text.strip() for g in got]
+        return (values[0] if len(values) == 1 else values), got[0].scale, [*cells, *got], \
+            f"{expr} -> {got[0].col_label}"
     one_row = len({(x[2][0].cell.table, x[2][0].cell.row) for x in parts}) == 1
     label = cv.col_label if one_row else cv.row_label
     return label, "", cells, expr
+
+
+def _mode(parts: list) -> str:
+    """The text most operands show (`CONVENTIONS["ties"]`: the first of the most frequent),
+    as its first operand displays it; texts are compared by `same_text`."""
+    counts: dict[str, int] = {}
+    shown: dict[str, str] = {}
+    for x in parts:
+        for cv in x[2]:
+            key = _plain(cv.text)
+            if key:
+                counts[key] = counts.get(key, 0) + 1
+                shown.setdefault(key, cv.text.strip())
+    if not counts:
+        raise ExecutionError("mode: no operand shows a text")
+    top = max(counts.values())
+    if top < 2:
+        raise ExecutionError("mode: no text is shown more than once")
+    return shown[next(k for k, n in counts.items() if n == top)]
 
 
 def same_text(a: str, b: str) -> bool:

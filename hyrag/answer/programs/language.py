@@ -33,6 +33,7 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "argmin": (0, "label"),
     "labels": (0, "labels"),  # the operands' labels: a row's periods, a column's items
     "span": (1, "text"),  # a clause of a sentence, quoted as the report writes it
+    "mode": (0, "label"),  # the text most of the operands show ("the year with most titles")
 }
 
 CONVENTIONS = {
@@ -46,6 +47,13 @@ CONVENTIONS = {
               "operand's row (\"the nation with the most gold medals\"), not its label",
     "where =": "`count` / `labels` with where \"=text\" keep the operands whose text equals it "
                "(case, accents, punctuation and articles aside): rows whose cell is that value",
+    "where ~": "where \"~text\" keeps the operands whose text holds it as whole words (\"1944\" "
+               "in \"12 March 1944\", \"nc\" in \"Raleigh, NC\"), by the same equality",
+    "test": "with `test` >= 0 the condition is tested on that column's cell in each operand's "
+            "row, not on the operand itself (\"the players whose position is X\": the name "
+            "cells of the rows whose position cell is X)",
+    "ties": "argmax/argmin with `report` state every tied row's cell (\"the schools with the "
+            "most titles\" may be two); `mode` states the first most frequent text",
     "span": "the characters [start, end) of the sentence a `sentence` or `text` claim states "
             "(its text without the carried-subject and negation marks ingestion prefixes), "
             "quoted as written and cited by that claim",
@@ -54,6 +62,8 @@ CONVENTIONS = {
                  "expenses\" averages the expenses, not their signed presentation)",
 }
 
+# the operators that keep the operands passing a condition (`Program.where`)
+FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode")
 # the operators whose operands may be read as magnitudes (`Program.magnitude`)
 ARITHMETIC = ("sum", "average", "difference", "change_ratio", "divide", "percent_of",
               "multiply")
@@ -98,7 +108,9 @@ class Program:
     args: tuple[Cell | Span | Program, ...]
     # a condition on the operands, for `labels` and `count` only: "<150", ">5000" keeps the
     # operands whose figure passes ("the years in which X was less than 150"); "=Canada" the
-    # operands whose text is that value ("how many players are from Canada")
+    # operands whose text is that value ("how many players are from Canada"); "~1944" the
+    # operands whose text holds it (`CONVENTIONS["where ~"]`); list tables filter `FILTERED`
+    # operators too ("the total medals of the rows whose nation is X")
     where: str = ""
     # for argmax / argmin only: the column (index in `TableModel.columns`) whose cell in the
     # picked operand's row is the answer; -1 states the operand's label (`CONVENTIONS`)
@@ -106,12 +118,17 @@ class Program:
     # arithmetic only: operands read as their sizes, a bracketed deduction as the amount it
     # deducts (`CONVENTIONS["magnitude"]`)
     magnitude: bool = False
+    # with `where`: the column (index in `TableModel.columns`) whose cell in each operand's row
+    # the condition tests; -1 tests the operand itself (`CONVENTIONS["test"]`)
+    test: int = -1
 
     def __post_init__(self) -> None:
         if self.magnitude and self.op not in ARITHMETIC:
             raise ValueError(f"{self.op}: only arithmetic reads operands as magnitudes")
-        if self.where and (self.op not in ("labels", "count") or not _condition(self.where)):
+        if self.where and (self.op not in FILTERED or not _condition(self.where)):
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
+        if self.test >= 0 and not self.where:
+            raise ValueError(f"{self.op}: a tested column needs a condition")
         if self.report >= 0 and self.op not in ("argmax", "argmin"):
             raise ValueError(f"{self.op}: only argmax / argmin report another column")
         if self.op not in OPERATORS:
@@ -149,6 +166,8 @@ class Program:
             d["report"] = self.report
         if self.magnitude:
             d["magnitude"] = True
+        if self.test >= 0:
+            d["test"] = self.test
         return d
 
     @staticmethod
@@ -159,23 +178,26 @@ class Program:
                      Cell(str(a["table"]), int(a["row"]), int(a["col"]))
                      for a in d["args"])
         return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)),
-                       bool(d.get("magnitude", False)))
+                       bool(d.get("magnitude", False)), int(d.get("test", -1)))
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) if isinstance(a, Program) else
                           f"{a.claim}[{a.start}:{a.end}]" if isinstance(a, Span) else
                           f"{a.table}[{a.row},{a.col}]" for a in self.args)
         cond = f" where {self.where}" if self.where else ""
+        cond += f" in column {self.test}" if self.test >= 0 else ""
         shown = f" report column {self.report}" if self.report >= 0 else ""
         size = " of magnitudes" if self.magnitude else ""
         return f"{self.op}({inner}{cond}{shown}){size}"
 
 
 def _condition(where: str) -> bool:
-    """A well-formed condition: "<" or ">" and a number, or "=" and a non-empty value."""
-    if where[0] == "=":
+    """A well-formed condition: "<", ">", "<=" or ">=" and a number, or "=" / "~" and a
+    non-empty value."""
+    if where[0] in "=~":
         return bool(where[1:].strip())
-    return where[0] in "<>" and _is_number(where[1:])
+    figure = where[2:] if where[1:2] == "=" else where[1:]
+    return where[0] in "<>" and _is_number(figure)
 
 
 def _is_number(s: str) -> bool:

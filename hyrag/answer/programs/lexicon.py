@@ -26,6 +26,11 @@ _BOUND = re.compile(r"\b(less than|lower than|below|under|fewer than|more than|g
                     r"higher than|above|over|exceed(?:s|ed)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)",
                     re.I)
 _BELOW = ("less", "lower", "below", "under", "fewer")
+# a bound that includes its figure: "at least 6", "at most 80", "no more than 3", "6 or more"
+_BOUND_INCLUSIVE = re.compile(r"\b(?:(at least|at most|no more than|no less than|no fewer than)"
+                              r"\s*,?\s*\$?\s*(\d[\d,]*(?:\.\d+)?)|\$?(\d[\d,]*(?:\.\d+)?)\s+or\s+"
+                              r"(more|greater|higher|above|less|fewer|lower|below)\b)", re.I)
+_AT_MOST = ("at most", "no more than")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -80,11 +85,22 @@ def years(text: str) -> tuple[int, ...]:
 
 def bounds(text: str) -> tuple[str, ...]:
     """The conditions a question sets on figures, as `language.Program.where` writes them
-    ("less than 150 million" -> "<150"); the number as written, without its scale word."""
+    ("less than 150 million" -> "<150", "at least 6" -> ">=6"); the number as written, without
+    its scale word."""
     out = []
     for m in _BOUND.finditer(text):
+        if text[max(m.start() - 3, 0):m.start()].lower().strip() == "no":
+            continue  # "no more than 3": an inclusive bound (`_BOUND_INCLUSIVE`)
         sign = "<" if m.group(1).split()[0].lower() in _BELOW else ">"
         out.append(sign + m.group(2).replace(",", ""))
+    for m in _BOUND_INCLUSIVE.finditer(text):
+        if m.group(1):
+            below = m.group(1).lower() in _AT_MOST
+            figure = m.group(2)
+        else:
+            below = m.group(4).lower() in _BELOW
+            figure = m.group(3)
+        out.append(("<=" if below else ">=") + figure.replace(",", ""))
     return tuple(dict.fromkeys(out))
 
 

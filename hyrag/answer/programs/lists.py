@@ -17,7 +17,16 @@ and the column asked for is any column, text included. Every operator is one of 
 - `count` of the rows whose cell equals a named value (`where "=value"`), of the rows whose
   figure passes a bound (`where "<N"`), of every row (`list:count`);
 - `difference` / `sum` of one column's cells in two named rows (`list:pair`); `sum` /
-  `average` of a column over every row (`list:rows`).
+  `average` of a column over every row (`list:rows`);
+- `mode`: the text a column shows most often ("which year had the most titles?"; `list:mode`);
+- a column's cells in the rows whose cell in another column is a named value, or passes a
+  bound (`each` with `where` and `test`: "which players played position X?"), and their
+  `sum` ("the total medals of X"; `list:where`);
+- a word the question says inside longer cells ("1944" in "12 March 1944", "Canada" in
+  "Montreal, Canada"): the `count` of the rows holding it, and their other cells (`where
+  "~word"`; `list:holds`);
+- the rows whose figure passes a named row's ("more gold medals than X": `where ">N"` with N
+  that row's figure; `list:than`); the first and last rows' figures apart (`list:ends`).
 
 As in `candidates`, enumeration is wide and the choice is the scorer's: the structural facts of
 each candidate (`Candidate.features`: link qualities, the column's header match and role, the
@@ -27,12 +36,13 @@ number of candidates is bounded by the caps below (a few hundred at most per tab
 
 from __future__ import annotations
 
+import re
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.candidates import Candidate
-from hyrag.answer.programs.execute import _PLAIN_NUMBER
+from hyrag.answer.programs.execute import _PLAIN_NUMBER, leading_figure, same_text
 from hyrag.answer.programs.language import Cell, Program
-from hyrag.answer.programs.lexicon import tokens
+from hyrag.answer.programs.lexicon import STOP, stem, tokens
 from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
 
 # caps that bound the candidates per table (latency): columns looked up, numeric columns
@@ -41,6 +51,13 @@ MAX_COLUMNS = 8
 MAX_NUMERIC = 4
 MAX_VALUES = 4
 MAX_ROWS_PER_VALUE = 2
+# columns whose most frequent text is a candidate (`mode`); columns stated for the rows a
+# condition keeps; words the question says inside longer cells (`where "~word"`)
+MAX_MODE_COLUMNS = 5
+MAX_WHERE_COLUMNS = 4
+MAX_HELD = 4
+# header words of a column crossed with the question's opening (`col_feats`)
+MAX_HEAD_WORDS = 4
 # a column is numeric when at least this share of its data rows show a figure
 NUMERIC_SHARE = 0.6
 # a kind prefix of every list candidate's `shape` (`score.op_key` keys operators by it)
@@ -67,7 +84,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     for i, j, v, t in zip(a.row, a.column, a.value, a.text, strict=True):
         if i in place:
             filled[j] += 1
-            if v is not None or _PLAIN_NUMBER.fullmatch(t.strip()):
+            if v is not None or leading_figure(t) is not None:
                 figures[j] += 1
     cover = []
     for j in range(ncols):
@@ -80,16 +97,30 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     rank = {j: k for k, j in enumerate(order)}
     said = tokens(q.text)
     opening = "_".join(said[:2])
+    heads = [sorted(set(tokens(" ".join(c.path))))[:MAX_HEAD_WORDS] for c in model.columns]
     values = [v for v in link_cells(q, ti) if any(i in place for i, _ in v.cells)]
     out: list[Candidate] = []
 
     def col_feats(j: int, prefix: str = "") -> dict[str, float]:
         role = model.columns[j].role
-        return {f"{prefix}col_cov": cover[j], f"{prefix}col_best": float(rank[j] == 0),
-                f"{prefix}col_first": float(j == 0),
-                f"{prefix}col_numeric": float(j in numeric),
-                f"{prefix}role={role}": 1.0, f"{prefix}q={opening}:role={role}": 1.0,
-                f"{prefix}q={opening}:numeric={j in numeric}": 1.0}
+        out = {f"{prefix}col_cov": cover[j], f"{prefix}col_best": float(rank[j] == 0),
+               f"{prefix}col_first": float(j == 0),
+               f"{prefix}col_numeric": float(j in numeric),
+               f"{prefix}role={role}": 1.0, f"{prefix}q={opening}:role={role}": 1.0,
+               f"{prefix}q={opening}:numeric={j in numeric}": 1.0}
+        # the question's opening crossed with the column's header words: "who" asks a name
+        # column, "when" a date one, "where" a venue; which header words answer which
+        # opening is learned, not listed
+        for w in heads[j]:
+            out[f"{prefix}q={opening}:head={w}"] = 1.0
+            out[f"{prefix}head={w}"] = 1.0
+        # its place among the columns the question names best, and among the numeric ones
+        # ("the most bronze": the numeric column the question names, not the first one)
+        out[f"{prefix}rank={min(rank[j], 5)}"] = 1.0
+        if j in nums:
+            out[f"{prefix}numrank={nums.index(j)}"] = 1.0
+        return out
+        return out
 
     def value_feats(v: CellLink) -> dict[str, float]:
         rows = {i for i, _ in v.cells if i in place}
@@ -99,12 +130,13 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                 "val_len": min(len(v.text), 30) / 30.0}
 
     def add(op: str, cells: list[tuple[int, int]], shape: str, feats: dict[str, float],
-            where: str = "", report: int = -1) -> None:
+            where: str = "", report: int = -1, test: int = -1) -> None:
         if not cells or any(rc not in have for rc in cells):
             return
         args = tuple(Cell(name, i, j) for i, j in cells)
         feats = {**feats, "n_rows_in_table": min(len(data), 50) / 50.0}
-        out.append(Candidate(Program(op, args, where, report), PREFIX + shape, feats))
+        out.append(Candidate(Program(op, args, where, report, test=test), PREFIX + shape,
+                             feats))
 
     def column_cells(j: int) -> list[tuple[int, int]]:
         return [(i, j) for i in data if (i, j) in have]
@@ -181,7 +213,93 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             add("count", column_cells(x), "count", {**col_feats(x), "bounded": 1.0}, where=b)
     full = max(range(ncols), key=lambda j: (filled[j], -j))
     add("count", column_cells(full), "count", {"all_rows": 1.0})
+    # the text a column shows most often
+    for j in cols[:MAX_MODE_COLUMNS]:
+        add("mode", column_cells(j), "mode", col_feats(j))
+    # another column's cells in the rows a named value or a bound keeps, and their sum
+    for v in values[:MAX_VALUES]:
+        for x in list(dict.fromkeys(j for _, j in v.cells))[:2]:
+            keep = {**value_feats(v), **col_feats(x, "x_")}
+            for y in cols[:MAX_WHERE_COLUMNS]:
+                if y != x:
+                    add("each", column_cells(y), "where", {**keep, **col_feats(y)},
+                        where="=" + v.text, test=x)
+            for y in nums[:3]:
+                if y != x:
+                    add("sum", column_cells(y), "where", {**keep, **col_feats(y)},
+                        where="=" + v.text, test=x)
+    for b in q.bounds:
+        for x in nums[:2]:
+            for y in cols[:MAX_WHERE_COLUMNS]:
+                if y != x:
+                    add("each", column_cells(y), "where",
+                        {**col_feats(x, "x_"), **col_feats(y), "bounded": 1.0}, where=b, test=x)
+    # the rows whose figure passes a named row's ("which countries had more gold medals than
+    # X?", "how many scored fewer than X?"): the bound is the named row's figure
+    for v in values[:2]:
+        ri = next((i for i, _ in v.cells if i in place), None)
+        if ri is None:
+            continue
+        for x in nums[:2]:
+            k = have.get((ri, x))
+            figure = None if k is None else a.value[k]
+            if figure is None:
+                figure = leading_figure(a.text[k]) if k is not None else None
+            if figure is None:
+                continue
+            keep = {**value_feats(v), **col_feats(x, "x_"), "than_row": 1.0}
+            for sign in (">", "<"):
+                bound = f"{sign}{figure:g}"
+                add("count", column_cells(x), "than", keep, where=bound)
+                for y in cols[:3]:
+                    if y != x:
+                        add("each", column_cells(y), "than", {**keep, **col_feats(y)},
+                            where=bound, test=x)
+    # the first and the last rows' figures, apart ("the difference between the first and
+    # the last team's points")
+    for x in nums[:3]:
+        first, last = (data[0], x), (data[-1], x)
+        for pair in ((first, last), (last, first)):
+            add("difference", list(pair), "ends", {**col_feats(x), "first_row_first": float(
+                pair[0] == first)})
+    # a word the question says inside longer cells: the rows holding it, counted and stated
+    for word, x, share in _held(q, ti, place)[:MAX_HELD]:
+        keep = {**col_feats(x, "x_"), "held_share": share, "held_figure": float(
+            word.isdigit()), "held_one": float(share * len(data) < 1.5)}
+        add("count", column_cells(x), "holds", keep, where="~" + word)
+        for y in cols[:MAX_WHERE_COLUMNS]:
+            if y != x:
+                add("each", column_cells(y), "holds", {**keep, **col_feats(y)},
+                    where="~" + word, test=x)
     return out
+
+
+_WORD = re.compile(r"[a-z]+|\d+")
+# a word or a number as the question writes it ("85,269" is one number, not "85" and "269")
+_SAID = re.compile(r"[a-z]+|\d+(?:[,.]\d+)*")
+
+
+def _held(q: Question, ti: TableIndex, place: dict[int, int]) -> list[tuple[str, int, float]]:
+    """The words the question says that cells of a column hold among other words ("1944" in
+    "12 March 1944"): (the word as the cells write it, the column, the share of the data rows
+    holding it), the rarest first — a cell that *is* the word is `link_cells`' value."""
+    found: dict[tuple[str, int], set[int]] = {}
+    for raw in dict.fromkeys(_SAID.findall(q.lower)):
+        w = stem(raw)
+        if w in STOP or len(raw) < 2 or not raw.isalnum():  # a grouped number is a value
+            continue
+        for t in ti.value_words.get(w, ()):
+            if same_text(t, raw):
+                continue
+            shown = next((x for x in _WORD.findall(t) if stem(x) == w), None)
+            if shown is None:
+                continue
+            for i, j in ti.values[t]:
+                if i in place:
+                    found.setdefault((shown, j), set()).add(i)
+    n = max(len(place), 1)
+    return sorted(((w, j, len(rows) / n) for (w, j), rows in found.items()),
+                  key=lambda x: (x[2], x[0], x[1]))
 
 
 def _prefixed(feats: dict[str, float], prefix: str) -> dict[str, float]:

@@ -26,7 +26,14 @@ from hyrag.answer.programs.candidates import Candidate, enumerate_programs, prop
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.language import Program
 from hyrag.answer.programs.link import Question, link_columns, link_rows
-from hyrag.answer.programs.score import Model, agreement, answer_key, features, op_key
+from hyrag.answer.programs.score import (
+    Model,
+    agreement,
+    answer_key,
+    features,
+    op_key,
+    table_kind,
+)
 from hyrag.answer.programs.tables import tables
 from hyrag.answer.readers.tableops import TableResolved
 
@@ -86,6 +93,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
         cands = enumerate_programs(q, ti)
+        kind = table_kind(ti.col_year)
         have = {c.program for c in cands}
         cands += [proposed(q, ti, p) for p in proposals
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
@@ -94,7 +102,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
                 r = run(c.program, tabs, memo=memo)
             except ExecutionError:
                 continue
-            phi = features(q, c, r)
+            phi = features(q, c, r, kind)
             if c.program in wanted:
                 phi[0][PROPOSED] = phi[1][PROPOSED] = 1.0
             found.append((c, r, phi))
@@ -181,7 +189,8 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
             ops = (operands[1], operands[0])  # the verifier's growth reads (old, new)
         derivations.append(Derivation(name, r.expression, ops, round(float(r.values[0]), 4),
                                       unit))
-    value = list(r.answer) if prog.op in ("each", "labels") else r.answer[0]
+    value = list(r.answer) if prog.op in ("each", "labels") or len(r.answer) > 1 \
+        else r.answer[0]
     program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
                "expression": r.expression, "confidence": round(best.probability, 4),
                "proposed_by_llm": bool(best.phi[1].get(PROPOSED)),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,11 +28,38 @@ WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 WEIGHT_FLOOR = 1e-3  # weights below this are not shipped (`Model.save`)
 
 
-def features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
-                                                          dict[str, float]]:
+def features(q: Question, c: Candidate, r: Result, kind: str = ""
+             ) -> tuple[dict[str, float], dict[str, float]]:
     """(phi_op, phi_args): what the operator's choice rests on — the question's words and
     shape, crossed with the operator — and what the operands' choice within one operator rests
-    on — how the linker matched them, their order, the result (module docstring)."""
+    on — how the linker matched them, their order, the result (module docstring).
+
+    `kind` (`table_kind`: "report" | "list"): each feature is also given once more, conjoined
+    with the kind of table the candidate reads, so that one ranker fitted on report tables
+    and list tables together keeps what holds for both in the shared features and what holds
+    for one kind in its own copies (feature augmentation, Daume 2007): "what was X in 2019"
+    over a report table and "what was X's position" over a list of players ask different
+    operators with the same words."""
+    phi_op, phi = _features(q, c, r)
+    if kind:
+        phi_op.update({f"{kind}|{k}": v for k, v in list(phi_op.items())})
+        phi.update({f"{kind}|{k}": v for k, v in list(phi.items())})
+    return phi_op, phi
+
+
+def table_kind(col_years: Sequence[int | None]) -> str:
+    """"report" for a table whose columns are periods (two or more columns name a year: line
+    items x periods), "list" for any other (one row per entity; `lists`)."""
+    return "report" if sum(y is not None for y in col_years) >= REPORT_PERIOD_COLUMNS else "list"
+
+
+# a table is a report (line items x periods) when at least this many of its columns name a year
+REPORT_PERIOD_COLUMNS = 2
+
+
+def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
+                                                           dict[str, float]]:
+    """`features` without the table kind's copies."""
     op = c.program.op
     words = [t for t in tokens(q.text) if not t.replace(".", "").isdigit()]
     grams = set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
@@ -67,7 +95,8 @@ def op_key(c: Candidate) -> str:
     a list-table candidate's kind too, `lists`: the row after a named one is another choice
     than the named row itself)."""
     w = c.program.where
-    key = f"{c.program.op}/{'equal' if w[:1] == '=' else 'bounded' if w else 'plain'}"
+    kind = {"=": "equal", "~": "holds"}.get(w[:1], "bounded" if w else "plain")
+    key = f"{c.program.op}/{kind}"
     return key + (f"/{c.shape[5:]}" if c.shape.startswith("list:") else "")
 
 
@@ -138,7 +167,9 @@ class Model:
 
 
 _CALIBRATED = ("arg:min_label_cov", "arg:mean_question_cov", "arg:min_fuzzy",
-               "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other")
+               "arg:years_covered", "arg:years_extra", "arg:min_col_cov", "arg:row_other",
+               # a list table's links (`lists`): the named value, the columns stated and read
+               "arg:val_cover", "arg:val_exact", "arg:col_cov", "arg:x_col_cov")
 
 
 def answer_key(r: Result) -> str:

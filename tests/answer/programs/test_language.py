@@ -27,7 +27,7 @@ def test_program_checks_its_operator_and_arity() -> None:
     with pytest.raises(ValueError, match="difference takes 2"):
         Program("difference", (c,))
     with pytest.raises(ValueError, match="bad condition"):
-        Program("sum", (c, c), where="<3")
+        Program("difference", (c, c), where="<3")
     with pytest.raises(ValueError, match="only arithmetic"):
         Program("lookup", (c,), magnitude=True)
 

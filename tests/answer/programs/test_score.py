@@ -33,3 +33,26 @@ def test_the_calibrator_reads_the_chosen_candidate_not_the_largest_probability()
     assert f["p_best"] == 0.2 and f["margin"] == pytest.approx(-0.3)
     assert (f["p_operator"], f["p_operands"]) == (0.4, 0.5)
     assert f["op=ratio/plain"] == 1.0
+
+
+def test_features_have_a_copy_per_table_kind_and_shipped_weights_read_the_shared_ones() -> None:
+    """A weight learnt for one kind of table applies to candidates over that kind only; a
+    model without kind weights scores a candidate as it did before the copies existed."""
+    from hyrag.answer.programs.candidates import Candidate
+    from hyrag.answer.programs.execute import Result
+    from hyrag.answer.programs.language import Cell, Program
+    from hyrag.answer.programs.link import Question
+    from hyrag.answer.programs.score import features, table_kind
+
+    assert table_kind([None, 2019, 2018]) == "report"
+    assert table_kind([None, None, 2019]) == "list"
+    q = Question.of("What was the revenue in 2019?")
+    c = Candidate(Program("lookup", (Cell("t", 0, 1),)), "cell", {"col_best": 1.0})
+    r = Result((100.0,), "", (), "100", "lookup")
+    shared = features(q, c, r)
+    op, arg = features(q, c, r, "report")
+    assert all(op[k] == v and op[f"report|{k}"] == v for k, v in shared[0].items())
+    assert all(arg[k] == v and arg[f"report|{k}"] == v for k, v in shared[1].items())
+    assert not any(k.startswith("list|") for k in [*op, *arg])
+    m = Model({"arg:col_best": 0.5, "list|arg:col_best": 3.0}, 0.5, {})
+    assert m.score(arg) == m.score(shared[1]) == 0.5
