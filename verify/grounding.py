@@ -178,11 +178,18 @@ def check_numbers(draft_sentences: Sequence[str], evidence: Sequence[Evidence],
     ctx_nums = [_Num(t.value, t.base, t.decimals, "question") for t in numbers(ctx_text)]
     good: list[_Num] = []
     bad: list[_Num] = []
+    support = {e.ref for e in ev if e.role == "support"}
     if not strict:
         for i, c in enumerate(computations):
             ref = f"derivation {i + 1} ({c.name})"
-            ops_ok = all(_match(Token(_fmt(o), o, "", _decimals(o), 0, 0), base, strict=False)
-                         is not None for o in c.operands)
+            if c.name == "count":
+                # a count's operands are the items counted (rows, text cells), not figures:
+                # each must be a committed claim, and the count is how many there are
+                ops_ok = len(c.refs) == len(c.operands) > 0 and all(r in support
+                                                                     for r in c.refs)
+            else:
+                ops_ok = all(_match(Token(_fmt(o), o, "", _decimals(o), 0, 0), base,
+                                    strict=False) is not None for o in c.operands)
             target = good if ops_ok and computation_ok(c) else bad
             target.append(_Num(c.result, c.result, _decimals(c.result), ref, c.unit == "%"))
     out: list[TokenCheck] = []

@@ -156,6 +156,25 @@ def test_route_commits_a_count(kb, tmp_path: Path) -> None:
     assert found.program["program"]["where"] == "=lakeside"
 
 
+def test_a_count_of_text_cells_is_answered_and_verified(tmp_path: Path) -> None:
+    # the counted cells ("Lakeside" twice) hold no figure: the count's derivation cites them as
+    # items, and the ReverseVerifier checks they are committed claims, not numbers
+    weights = tmp_path / "w.json"
+    Model({"op=count/equal/count": 5.0, "arg:val_exact": 2.0}, 0.0, {}).save(weights)
+    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights),
+                 program_min_confidence=0.0)
+    path = tmp_path / "roster.csv"
+    path.write_text(ROSTER, encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=s) as k:
+        k.ingest(path)
+        a = k.ask("How many skaters skate for Lakeside?")
+    assert a.decision == "answer", (a.text, a.verification)
+    assert a.values == (2.0,) and a.program["operation"] == "count"
+    assert a.verification["verdict"] == "pass"
+    [d] = a.derivations
+    assert d["name"] == "count" and len(d["operands"]) == 2
+
+
 def test_route_commits_an_argmax_reporting_a_name(kb, tmp_path: Path) -> None:
     weights = tmp_path / "w.json"
     Model({"op=argmax/plain/rows": 5.0, "arg:col_cov": 3.0, "arg:x_col_cov": 3.0,

@@ -179,6 +179,10 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
         if cv.value is not None:
             v = abs(float(cv.value)) if prog.magnitude else float(cv.value)
             operands.append(Operand(fact.claim_id, v, _label(cv), len(reqs)))
+        elif prog.op == "count":
+            # an item counted (a text cell): the verifier checks it is a committed claim,
+            # not its figure (`verify.grounding`: a count's operands are items)
+            operands.append(Operand(fact.claim_id, 1.0, _label(cv), len(reqs)))
     r = best.result
     derivations = []
     name = _DERIVATION.get(prog.op)
@@ -196,7 +200,8 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
                "proposed_by_llm": bool(best.phi[1].get(PROPOSED)),
                "operands": [f.claim_id for f in store.facts]}
     return ProgramReading(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
-                          r.scale, best.probability, 0, _sentence(prog.op, r, operands), program)
+                          r.scale, best.probability, 0,
+                          "" if derivations else _sentence(prog.op, r, operands), program)
 
 
 def _label(cv: CellValue) -> str:
