@@ -15,6 +15,16 @@ from hyrag.settings import Settings
 SETTINGS = Settings(answer_use_search=False)
 
 
+def csv_kb(folder: Path, name: str, text: str, settings: Settings = SETTINGS):
+    """A knowledge base in `folder` holding one CSV file `name` written with `text`, ingested as
+    a user would (`kb.ingest(path)`); open, for the caller to close."""
+    path = Path(folder) / name
+    path.write_text(text, encoding="utf-8")
+    kb = hyrag.open(Path(folder) / "kb", settings=settings)
+    kb.ingest(path)
+    return kb
+
+
 @pytest.fixture(scope="session")
 def answer_kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("kb") / "answers"

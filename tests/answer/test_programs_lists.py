@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import hyrag
 from hyrag.answer.programs import route
 from hyrag.answer.programs.candidates import enumerate_programs
 from hyrag.answer.programs.execute import ExecutionError, run, same_text
@@ -19,6 +18,7 @@ from hyrag.answer.programs.link import Question, link_cells
 from hyrag.answer.programs.score import Model
 from hyrag.answer.programs.tables import tables
 from hyrag.settings import Settings
+from tests.answer.conftest import csv_kb
 
 ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
 1,Alma Torvik,Fjord SC,5,9,1998
@@ -31,11 +31,7 @@ ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("lists")
-    path = root / "roster.csv"
-    path.write_text(ROSTER, encoding="utf-8")
-    k = hyrag.open(root / "kb", settings=Settings(answer_use_search=False))
-    k.ingest(path)
+    k = csv_kb(tmp_path_factory.mktemp("lists"), "roster.csv", ROSTER)
     yield k
     k.close()
 
@@ -163,10 +159,7 @@ def test_a_count_of_text_cells_is_answered_and_verified(tmp_path: Path) -> None:
     Model({"op=count/equal/count": 5.0, "arg:val_exact": 2.0}, 0.0, {}).save(weights)
     s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights),
                  program_min_confidence=0.0)
-    path = tmp_path / "roster.csv"
-    path.write_text(ROSTER, encoding="utf-8")
-    with hyrag.open(tmp_path / "kb", settings=s) as k:
-        k.ingest(path)
+    with csv_kb(tmp_path, "roster.csv", ROSTER, s) as k:
         a = k.ask("How many skaters skate for Lakeside?")
     assert a.decision == "answer", (a.text, a.verification)
     assert a.values == (2.0,) and a.program["operation"] == "count"

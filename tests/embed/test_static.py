@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import socket
 from pathlib import Path
 
 import numpy as np
@@ -19,15 +18,6 @@ from hyrag.embed.distill import quantise, reduce
 from hyrag.embed.static import FILES, MODEL_DIR, StaticEmbedder
 from hyrag.errors import SettingsError
 from hyrag.settings import Settings
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*a, **k):
-        raise AssertionError("a test tried to open a network connection")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
 
 
 def test_shipped_model_is_the_default_without_configuration(monkeypatch, no_network) -> None:

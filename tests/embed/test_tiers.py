@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import socket
-
 import numpy as np
 import pytest
 
@@ -14,15 +12,6 @@ from hyrag.embed import (
     local_model_available,
     make_embedder,
 )
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*a, **k):
-        raise AssertionError("a test tried to open a network connection")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
 
 
 def test_hashed_is_deterministic_unit_and_typo_tolerant(no_network) -> None:

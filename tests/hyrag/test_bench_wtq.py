@@ -25,16 +25,21 @@ def test_denotation_accuracy(pred, target, ok) -> None:
     assert wtq.correct(pred, target) is ok
 
 
-def test_the_bench_reads_the_row_a_superlative_picks(tmp_path: Path, capsys) -> None:
-    (tmp_path / "csv").mkdir()
-    (tmp_path / "data").mkdir()
-    (tmp_path / "csv" / "club.csv").write_text(
+def _club(root: Path, rows: str) -> None:
+    """A WTQ-shaped folder under `root`: one table (csv/club.csv) and `rows` of questions on it
+    (data/q.tsv, WTQ's columns)."""
+    (root / "csv").mkdir()
+    (root / "data").mkdir()
+    (root / "csv" / "club.csv").write_text(
         "Player,HR,Team\nHank Aaron,755,Braves\nEddie Murray,504,Orioles\n"
         "Willie Mays,660,Giants\n", encoding="utf-8")
-    (tmp_path / "data" / "q.tsv").write_text(
-        "id\tutterance\tcontext\ttargetValue\n"
-        "t-0\twhich player has the least amount of home runs?\tcsv/club.csv\tEddie Murray\n"
-        "t-1\thow many home runs did willie mays hit?\tcsv/club.csv\t660\n", encoding="utf-8")
+    (root / "data" / "q.tsv").write_text("id\tutterance\tcontext\ttargetValue\n" + rows,
+                                         encoding="utf-8")
+
+
+def test_the_bench_reads_the_row_a_superlative_picks(tmp_path: Path, capsys) -> None:
+    _club(tmp_path, "t-0\twhich player has the least amount of home runs?\tcsv/club.csv\t"
+          "Eddie Murray\nt-1\thow many home runs did willie mays hit?\tcsv/club.csv\t660\n")
     out = tmp_path / "pred.json"
     args = argparse.Namespace(data=str(tmp_path), questions="data/q.tsv", out=str(out),
                               limit=None, trust="balanced")
@@ -51,14 +56,7 @@ def test_a_zero_threshold_answers_with_the_best_program_and_records_its_confiden
         tmp_path: Path, capsys) -> None:
     """`--min-confidence 0` on the program route: every question the route has a program for
     is answered (the ranker's top-1 figure), each with the program's confidence recorded."""
-    (tmp_path / "csv").mkdir()
-    (tmp_path / "data").mkdir()
-    (tmp_path / "csv" / "club.csv").write_text(
-        "Player,HR,Team\nHank Aaron,755,Braves\nEddie Murray,504,Orioles\n"
-        "Willie Mays,660,Giants\n", encoding="utf-8")
-    (tmp_path / "data" / "q.tsv").write_text(
-        "id\tutterance\tcontext\ttargetValue\n"
-        "t-0\thow many home runs did willie mays hit?\tcsv/club.csv\t660\n", encoding="utf-8")
+    _club(tmp_path, "t-0\thow many home runs did willie mays hit?\tcsv/club.csv\t660\n")
     out = tmp_path / "pred.json"
     args = argparse.Namespace(data=str(tmp_path), questions="data/q.tsv", out=str(out),
                               limit=None, trust="balanced", answer_core="programs",

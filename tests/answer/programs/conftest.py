@@ -3,12 +3,9 @@ module as a user would (`kb.ingest(path)`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import hyrag
-from hyrag.settings import Settings
+from tests.answer.conftest import csv_kb
 
 REPORT = """Revenue by line (in thousands),,
 ,2019,2018
@@ -22,10 +19,6 @@ Total,150,120
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("programs")
-    path = Path(folder) / "revenue.csv"
-    path.write_text(REPORT, encoding="utf-8")
-    kb = hyrag.open(folder / "kb", settings=Settings(answer_use_search=False))
-    kb.ingest(path)
+    kb = csv_kb(tmp_path_factory.mktemp("programs"), "revenue.csv", REPORT)
     yield kb
     kb.close()

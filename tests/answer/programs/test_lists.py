@@ -4,11 +4,8 @@ ingests, and found among the candidates the route enumerates for the question.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import hyrag
 from hyrag.answer.programs.candidates import enumerate_programs
 from hyrag.answer.programs.execute import ExecutionError, run
 from hyrag.answer.programs.language import Cell, Program
@@ -16,7 +13,7 @@ from hyrag.answer.programs.lexicon import bounds
 from hyrag.answer.programs.link import Question, TableIndex
 from hyrag.answer.programs.tables import tables
 from hyrag.kb import KnowledgeBase
-from hyrag.settings import Settings
+from tests.answer.conftest import csv_kb
 
 PLAYERS = """Name,Position,Club,Goals,Signed,Height
 Ana Ruiz,Forward,Montreal Impact,12,12 March 2004,170 cm
@@ -29,11 +26,7 @@ Ed Vale,Defender,Columbus Crew,5,3 April 2004,178 cm
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("lists")
-    path = Path(folder) / "players.csv"
-    path.write_text(PLAYERS, encoding="utf-8")
-    kb = hyrag.open(folder / "kb", settings=Settings(answer_use_search=False))
-    kb.ingest(path)
+    kb = csv_kb(tmp_path_factory.mktemp("lists"), "players.csv", PLAYERS)
     yield kb
     kb.close()
 
