@@ -73,7 +73,7 @@ def row_measure(label: str) -> tuple[str, str] | None:
         return ("percent", "%")
     if scale:
         return None  # "Revenue (in thousands)": a magnitude of its own, the cell's business
-    if unit and takes_title_scale(unit) is False:
+    if not takes_title_scale(unit):
         return ("", unit)
     if _PER_UNIT.search(label):
         return ("", unit)
@@ -334,7 +334,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                              headings=len(sections[i])))
     # rows whose label states a measure of their own (`row_measure`), by position
     measured = {i: m for i, r in enumerate(rows) if r.kind != "heading" and (
-        m := _row_scale(" ".join(lvl for lvl in r.path[r.headings:] if not _figure(lvl)),
+        m := _row_scale(" ".join(lvl for lvl in r.path[r.headings:] if not is_figure(lvl)),
                         r.path[:r.headings])) is not None}
     ri: list[int] = []
     ci: list[int] = []
@@ -410,10 +410,12 @@ def _first_mark_percent(ri: list[int], ci: list[int], texts: list[str],
                 scales[k], units[k] = "percent", "%"
 
 
-def _figure(text: str) -> bool:
-    """A path level that is a figure ("(3)%", "690,791") from a text column beside the label,
-    not a name: its "%" says nothing of the row's measure."""
-    return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
+def is_figure(text: str) -> bool:
+    """A path level that is a figure ("(12)%", "690,791", "(55) bps"), not a name: a text
+    column of changes beside the label lands in the row's path. Its "%" says nothing of the
+    row's measure (`row_measure`), and it names no row (`hyrag.answer.programs.link`)."""
+    t = text.strip().strip("()$%€£ ").replace(",", "").replace(".", "").replace("-", "")
+    return not t or t.isdigit() or (t.endswith("bps") and t[:-3].strip("() ").isdigit())
 
 
 def _row_scale(own: str, headings: Sequence[str]) -> tuple[str, str] | None:

@@ -22,7 +22,7 @@ from hyrag.answer.programs.lexicon import (
     year_of_text,
     years,
 )
-from ingest.tablemodel import TableModel
+from ingest.tablemodel import TableModel, is_figure
 
 # rows and columns kept as candidates per table: enough that the right one is almost always
 # among them (recall), few enough that the programs over them stay few
@@ -119,7 +119,7 @@ def index(model: TableModel) -> TableIndex:
     headings = {r.path[-1] for r in model.rows if r.kind == "heading" and r.path}
     for r in model.rows:
         label = row_label(r.path, headings)
-        names = [lvl for lvl in r.path if lvl not in headings and not _figure(lvl)]
+        names = [lvl for lvl in r.path if lvl not in headings and not is_figure(lvl)]
         labels.append(frozenset(w for lvl in names for w in content(lvl)))
         sections.append(frozenset(w for lvl in r.path if lvl in headings for w in content(lvl)))
         texts.append(label.lower())
@@ -158,17 +158,10 @@ def index(model: TableModel) -> TableIndex:
                       {w: tuple(v) for w, v in value_words.items()})
 
 
-def _figure(text: str) -> bool:
-    """A path level that is a figure ("(12)%", "690,791"), not a name: a text column of
-    changes read as naming the row."""
-    t = text.strip().strip("()$%€£ ").replace(",", "").replace(".", "").replace("-", "")
-    return not t or t.isdigit() or (t.endswith("bps") and t[:-3].strip("() ").isdigit())
-
-
 def row_label(path: tuple[str, ...], headings: set[str]) -> str:
     """What names a row: the first level of its path that is neither a section heading above
     it nor a figure; its last level when there is none."""
-    return next((lvl for lvl in path if lvl not in headings and not _figure(lvl)),
+    return next((lvl for lvl in path if lvl not in headings and not is_figure(lvl)),
                 path[-1] if path else "")
 
 
