@@ -17,7 +17,8 @@ end on the same day the longer one sorts *last* ("2024-12-31" < "2024-12" < "202
 
 An interval of order keys for a span of days ``[a, b]`` is ``(YYYYMMDD(a), YYYYMMDD(b) + 0.999)``:
 it holds exactly the periods that *end* inside the span, so the interval of "2024" contains
-2024Q1, 2024-03 and 2024-03-31 (see `TimeKey.interval`, `parse_interval`).
+2024Q1, 2024-03 and 2024-03-31 (see `TimeKey.interval`; a question's period phrase:
+`ingest.intervals.parse_interval`).
 
 Fiscal years
 ------------
@@ -53,7 +54,6 @@ __all__ = [
     "ltm_key",
     "month_key",
     "order_key_for",
-    "parse_interval",
     "parse_time_key",
     "parse_time_key_strict",
     "quarter_key",
@@ -479,8 +479,3 @@ def find_time_expressions(
         out.append((m.start(), m.end(), result))
         pos = m.end()
     return out
-
-
-# parse_interval (a question's period phrase) lives in `ingest.intervals`; imported last, as
-# it builds on `find_time_expressions` above
-from ingest.intervals import parse_interval  # noqa: E402

@@ -1,7 +1,7 @@
 """Temporal intelligence (seed 003, section 4.2): a question's period becomes an order-key
 interval (tau_min, tau_max) that hard-filters candidates inside every strategy.
 
-The phrase grammar lives in `ingest.timekeys.parse_interval` ("in 2024", "Q3 2023", "last 3
+The phrase grammar lives in `ingest.intervals.parse_interval` ("in 2024", "Q3 2023", "last 3
 quarters", "since 2022", "between 2021 and 2023", "FY24", "H1 2024", ...). This module adds what
 needs the data: relative phrases count back from the latest period the knowledge base holds (so
 "last 3 quarters" means the data's last three, not the calendar's), and "latest" / "most recent"
@@ -17,7 +17,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from ingest.timekeys import TimeKey, find_time_expressions, parse_interval, parse_time_key
+from ingest.intervals import parse_interval
+from ingest.timekeys import TimeKey, find_time_expressions, parse_time_key
 
 _LATEST = re.compile(
     r"\b(latest|most\s+recent|newest|current)\b(?!\s+(?:\d+\s+)?"

@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ingest.errors import IngestError, TimeKeyError
+from ingest.intervals import parse_interval
 from ingest.timekeys import (
     TimeKey,
     find_time_expressions,
     looks_like_time_key,
     ltm_key,
     order_key_for,
-    parse_interval,
     parse_time_key,
     parse_time_key_strict,
     quarter_key,

@@ -17,7 +17,8 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from hyrag.answer.parse.catalog import STOPWORDS, Catalog, content, norm, singular, words
-from ingest.timekeys import find_time_expressions, parse_interval, year_key
+from ingest.intervals import parse_interval
+from ingest.timekeys import find_time_expressions, year_key
 
 _OPS = [  # (operation, words) checked in this order; the first hit wins
     ("cagr", {"cagr", "compound"}),

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from hyrag.answer.execute.tools import Derivation, Operand, fmt
 from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.reading import TableResolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs, proposed
@@ -35,7 +36,6 @@ from hyrag.answer.programs.score import (
     table_kind,
 )
 from hyrag.answer.programs.tables import tables
-from hyrag.answer.readers.tableops import TableResolved
 
 if TYPE_CHECKING:
     import duckdb
@@ -135,7 +135,7 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
            min_confidence: float | None = None, proposer: Proposer | None = None,
            prior: float = 0.0, emit: Callable[[str, dict], None] | None = None
            ) -> object | None:
-    """The best program committed as a reader result (`tableops.TableResolved`), or None when
+    """The best program committed as a reader result (`link.reading.TableResolved`), or None when
     no program reaches the threshold (the fitted one unless `min_confidence` is given).
     `weights`: the ranker's file ("" for the shipped one). `proposer`: the LLM route's
     (`propose.propose_llm` bound to a client), asked with the tables the question names; its

@@ -66,7 +66,7 @@ class Reading:
     (a direct figure is then no answer when no reader answered); `asks_period`: it asks "in
     which year", so a figure without a chosen period is no answer either."""
 
-    result: object | None  # a `tableqa.Resolved`-shaped answer of the first reader, or None
+    result: object | None  # a `link.reading.Resolved`-shaped answer of the first reader, or None
     structure: bool = False
     asks_period: bool = False
     # the parser's direct cells were set aside for the line-item reader (they do not compute

@@ -30,7 +30,7 @@ each amount's own period (`prose_amounts.py`), and reads a sentence the way an a
 Answers keep the sentence's own surface form ("$9.5 million", "19.0%", "1,620"; a duration
 keeps its unit: "2.5 years"). A change, average, sum or percentage change over two or more
 periods is computed from one stated amount per period with the engine's `Derivation`s, so the
-ReverseVerifier re-computes it from the cited sentences. The result is a `tableqa.Resolved`:
+ReverseVerifier re-computes it from the cited sentences. The result is a `link.reading.Resolved`:
 drafting, verification, the decision and the audit record are those of every other answer.
 Nothing here knows a benchmark: the same code reads any annual report's prose.
 """
@@ -43,12 +43,12 @@ from dataclasses import dataclass
 
 from hyrag.answer.execute.tools import Derivation, Operand, fmt
 from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.reading import Resolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.readers import prose_periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers.prose_amounts import Amount, sentences, table_restates
-from hyrag.answer.readers.tableqa import Resolved
 
 _STOP = {
     "what", "which", "who", "whom", "how", "much", "many", "was", "were", "is", "are", "be",

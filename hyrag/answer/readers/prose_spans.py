@@ -23,7 +23,7 @@ reader looks among them for the one sentence that answers, the way an analyst wo
   ("comprised primarily of": the clause is not all X is), or when the clause states two or
   more figures (a breakdown, which the amount readers and the user read figure by figure).
 
-The result is a `tableqa.Resolved` whose one committed fact is the sentence's text claim
+The result is a `link.reading.Resolved` whose one committed fact is the sentence's text claim
 (value none, so the draft quotes the sentence itself); its answer is the quoted span.
 Nothing here knows a benchmark: the same reading applies to any report's prose.
 """
@@ -33,10 +33,10 @@ from __future__ import annotations
 import re
 
 from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.reading import Resolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.parse.requirements import Requirement
-from hyrag.answer.readers.tableqa import Resolved
 
 # the question's verb -> how a sentence writes it
 _VERBS = {

@@ -214,7 +214,7 @@ class Builder:
              derivation: Derivation | None = None, *, scale: str = ""):
         """The reading as the engine takes it; `scale` is the answer's ("percent" for a
         computed percentage, else the cells' own "million" ...)."""
-        from hyrag.answer.readers.tableops import TableResolved
+        from hyrag.answer.link.reading import TableResolved
 
         return TableResolved(self.reqs, self.verdicts, self.store,
                              [derivation] if derivation else [], operation, answer, scale, 1.0,

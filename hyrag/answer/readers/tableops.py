@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 
 from hyrag.answer.execute.tools import Derivation, Operand, fmt
 from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.reading import TableResolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.parse.requirements import Requirement
-from hyrag.answer.readers.tableqa import Resolved
 
 
 @dataclass
@@ -288,13 +288,6 @@ def _cached_grids(con, question: str) -> list[Grid]:
                 g.memo["cells"] = [tokens(x) for row in g.text for x in row if x]
             done[t] = g
     return [done[t] for t in sorted(want) if done.get(t) is not None]
-
-
-@dataclass(frozen=True)
-class TableResolved(Resolved):
-    """tableqa's result type (what the engine reads) plus the sentence stating the answer."""
-
-    sentence: str = ""
 
 
 def _agrees(claims: list[dict], row: list[object], hpos: dict[str, int],

@@ -52,10 +52,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from hyrag.answer.execute.tools import Derivation, Operand, fmt
 from hyrag.answer.link.commitment import CommitmentStore, Fact
+from hyrag.answer.link.reading import Resolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.parse.requirements import Requirement
@@ -69,19 +69,6 @@ from hyrag.answer.readers import tableqa_rows as tr
 _LISTED_YEARS = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:,\s*(?:and\s+)?|\s+and\s+)"
                            r"(?:fiscal\s+)?(?:19|20)\d{2}(?!\d)", re.I)
 _SPAN_WORDS = re.compile(r"\b(?:from|between|total|sum|combined)\b", re.I)
-
-
-@dataclass(frozen=True)
-class Resolved:
-    requirements: list[Requirement]
-    verdicts: list[Verdict]
-    store: CommitmentStore
-    derivations: list[Derivation]
-    operation: str
-    answer: object  # the value (float), a year (str) or the looked-up cell's displayed text
-    scale: str  # "" | thousand | million | billion | percent
-    match: float = 1.0  # how well the row labels cover the question's words (0..1)
-    residue: int = 0  # content words of the question no row label explains
 
 
 _COUNT_WORDS = frozenset({"number"})

@@ -47,7 +47,7 @@ def _step(c: dict) -> tuple[int, int] | None:
 
 
 def resolve(question: str, con):
-    """A `tableqa.Resolved`-shaped sum, mean or difference of a line's stated changes."""
+    """A `link.reading.Resolved`-shaped sum, mean or difference of a line's stated changes."""
     if not _CHANGE.search(question):
         return None
     ys = sorted(set(read.years(question)))

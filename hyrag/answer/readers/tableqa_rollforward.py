@@ -194,8 +194,8 @@ def asked_periods(question: str, t: Table, movement: bool) -> _Ask | None:
 
 
 def resolve(question: str, con):
-    """A `tableqa.Resolved` answer from a roll-forward table, or None."""
-    from hyrag.answer.readers.tableqa import Resolved
+    """A `link.reading.Resolved` answer from a roll-forward table, or None."""
+    from hyrag.answer.link.reading import Resolved
 
     q_all = tr.content(question)
     found = []

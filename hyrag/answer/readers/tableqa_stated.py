@@ -88,8 +88,8 @@ def _periods_named(ys: set[int], compared: set[int] | None) -> bool:
 
 
 def resolve(question: str, con):
-    """A `tableqa.Resolved` lookup of the stated percentage change(s), or None."""
-    from hyrag.answer.readers.tableqa import Resolved
+    """A `link.reading.Resolved` lookup of the stated percentage change(s), or None."""
+    from hyrag.answer.link.reading import Resolved
 
     if not ASKS.search(question):
         return None

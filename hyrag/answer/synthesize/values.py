@@ -61,7 +61,7 @@ def answer_values(question: str, *, decision: str, reading: object | None,
                   derivations: Sequence, verdicts: Sequence, store: CommitmentStore,
                   ranking: bool) -> AnswerValues:
     """The values the answer answers with. `reading`: the reader's result (a
-    `tableqa.Resolved`-shaped object) or None; `derivations`: the answer's `Derivation`s;
+    `link.reading.Resolved`-shaped object) or None; `derivations`: the answer's `Derivation`s;
     `verdicts` and `store`: the Warrant verdicts and the commitments the answer was drafted
     from; `ranking`: the question groups rows to rank them (`ParsedQuestion.group_by`)."""
     found = _values(question, reading, derivations, verdicts, store, ranking)
@@ -98,7 +98,7 @@ def _values(question: str, reading: object | None, derivations: Sequence, verdic
     return AnswerValues((f.text,), "")  # a sentence stating no figure answers with itself
 
 
-def _read(tq) -> AnswerValues:  # tableqa.Resolved or a reader's equivalent
+def _read(tq) -> AnswerValues:  # link.reading.Resolved or a reader's equivalent
     vs = tq.answer if isinstance(tq.answer, list | tuple) else [tq.answer]
     if getattr(tq, "program", None):  # the program route states its own program
         return AnswerValues(tuple(vs), tq.scale or "", tq.program)
