@@ -65,15 +65,12 @@ class Prose:
     by_claim: dict[str, Sentence] = field(default_factory=dict)
 
 
-_PROSE: dict[tuple, Prose] = {}
-
-
 def prose(con: duckdb.DuckDBPyConnection) -> Prose:
     """The prose of the store (`sentence` and `text` claims, each sentence once), cached per
-    database generation and view (`catalog.per_view`)."""
-    from hyrag.answer.parse.catalog import per_view
+    database generation and view (`tables.per_view`)."""
+    from hyrag.answer.programs.tables import per_view
 
-    return per_view(_PROSE, con, _build)
+    return per_view(con, "prose", _build)
 
 
 def _build(con: duckdb.DuckDBPyConnection) -> Prose:
