@@ -23,35 +23,33 @@ def insert(con: duckdb.DuckDBPyConnection, table_name: str, source_id: str,
 
     Arrow columns are built straight from the model's tuples: a pandas frame of a million
     Python objects took seconds to build and to scan, Arrow converts each tuple in one native
-    pass and DuckDB reads it without a copy."""
+    pass and DuckDB reads it without a copy. The table's name and source, the same on every
+    row, are bound as parameters of the INSERT rather than sent as columns: two arrays of a
+    million copies of one string cost ~0.5 s to build on a 100,000 x 12 table."""
     if model is None:
         return 0
     import pyarrow as pa  # ingest only: reading a model back needs none
 
     text, texts = pa.string(), pa.list_(pa.string())
 
-    def frame(n: int, **columns: pa.Array) -> pa.Table:
-        return pa.table({"table_name": pa.array([table_name] * n, text),
-                         "source_id": pa.array([source_id] * n, text), **columns})
-
     rows, cols, a = model.rows, model.columns, model.arrays
     frames = (
-        frame(len(rows), row_idx=pa.array(range(len(rows)), pa.int32()),
-              row_no=pa.array([r.row for r in rows], pa.int32()),
-              row_path=pa.array([r.path for r in rows], texts),
-              row_kind=pa.array([r.kind for r in rows], text),
-              period=pa.array([r.period for r in rows], text),
-              headings=pa.array([r.headings for r in rows], pa.int32())),
-        frame(len(cols), col_idx=pa.array(range(len(cols)), pa.int32()),
-              col_no=pa.array([c.column for c in cols], pa.int32()),
-              letter=pa.array([c.letter for c in cols], text),
-              col_path=pa.array([c.path for c in cols], texts),
-              period=pa.array([c.period for c in cols], text),
-              role=pa.array([c.role for c in cols], text)),
-        frame(len(a.row), row_idx=pa.array(a.row, pa.int32()),
-              col_idx=pa.array(a.column, pa.int32()), text=pa.array(a.text, text),
-              value=pa.array(a.value, pa.float64()), scale=pa.array(a.scale, text),
-              unit=pa.array(a.unit, text)),
+        pa.table(dict(row_idx=pa.array(range(len(rows)), pa.int32()),
+                      row_no=pa.array([r.row for r in rows], pa.int32()),
+                      row_path=pa.array([r.path for r in rows], texts),
+                      row_kind=pa.array([r.kind for r in rows], text),
+                      period=pa.array([r.period for r in rows], text),
+                      headings=pa.array([r.headings for r in rows], pa.int32()))),
+        pa.table(dict(col_idx=pa.array(range(len(cols)), pa.int32()),
+                      col_no=pa.array([c.column for c in cols], pa.int32()),
+                      letter=pa.array([c.letter for c in cols], text),
+                      col_path=pa.array([c.path for c in cols], texts),
+                      period=pa.array([c.period for c in cols], text),
+                      role=pa.array([c.role for c in cols], text))),
+        pa.table(dict(row_idx=pa.array(a.row, pa.int32()),
+                      col_idx=pa.array(a.column, pa.int32()), text=pa.array(a.text, text),
+                      value=pa.array(a.value, pa.float64()), scale=pa.array(a.scale, text),
+                      unit=pa.array(a.unit, text))),
     )
     for name, data in zip(MODEL_TABLES, frames, strict=True):
         if data.num_rows == 0:
@@ -59,7 +57,8 @@ def insert(con: duckdb.DuckDBPyConnection, table_name: str, source_id: str,
         view = f"hyrag_{name}_frame"
         con.register(view, data)
         try:
-            con.execute(f"INSERT INTO {name} SELECT * FROM {view}")
+            con.execute(f"INSERT INTO {name} SELECT CAST($1 AS VARCHAR), CAST($2 AS VARCHAR), * "
+                        f"FROM {view}", [table_name, source_id])
         finally:
             con.unregister(view)
     return len(a.row)

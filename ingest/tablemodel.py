@@ -332,10 +332,12 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
         rows.append(ModelRow(row=table.row_locs[i], path=path, kind=kinds[i],
                              period=row_period or section_period or title_period,
                              headings=len(sections[i])))
-    # rows whose label states a measure of their own (`row_measure`), by position
+    # rows whose label states a measure of their own (`row_measure`), by position: only a
+    # title's scale is ever overridden by one, so a table without one (every CSV without a
+    # caption) skips reading 100,000 labels for a measure (2-3 s on a 100,000-row table)
     measured = {i: m for i, r in enumerate(rows) if r.kind != "heading" and (
         m := _row_scale(" ".join(lvl for lvl in r.path[r.headings:] if not is_figure(lvl)),
-                        r.path[:r.headings])) is not None}
+                        r.path[:r.headings])) is not None} if title_scale else {}
     ri: list[int] = []
     ci: list[int] = []
     texts: list[str] = []
