@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.language import ARITHMETIC, Cell, Program
+from hyrag.answer.programs.lexicon import year_of_text
 from hyrag.answer.programs.link import (
     ColumnLink,
     Question,
@@ -159,12 +160,24 @@ def _add(q: Question, ti: TableIndex, out: list[Candidate], op: str,
     feats.update(extra)
     args = tuple(Cell(ti.model.name, r.index, c.index) for r, c in pairs)
     out.append(Candidate(Program(op, args if op != "lookup" else args[:1], where), shape, feats))
+    if op in ("argmax", "argmin", "labels") and shape == "row" and any(
+            not _names_bare_year(ti.model.columns[c.index].path) for _, c in pairs):
+        # the same answer by the periods' years alone (`CONVENTIONS["year"]`): which one a
+        # question asks for ("in which year", "which period") is the scorer's to learn
+        out.append(Candidate(Program(op, args, where, year=True), shape, {**feats, "year": 1.0}))
     values = ti.model.arrays.value
     if op in ARITHMETIC and any((values[have[r.index, c.index]] or 0.0) < 0 for r, c in pairs):
         # the same operands read as sizes (`CONVENTIONS["magnitude"]`): which reading a
         # question means is the scorer's to learn
         out.append(Candidate(Program(op, args, where, magnitude=True), shape,
                              {**feats, "magnitude": 1.0}))
+
+
+def _names_bare_year(path: tuple[str, ...]) -> bool:
+    """Whether a column's header names its period by the year alone ("2019", not "April 28,
+    2018" or "Fiscal 2019"): its year and its label are then the same answer."""
+    label = next((lvl for lvl in reversed(path) if year_of_text(lvl)), "")
+    return bool(label) and label.strip() == str(year_of_text(label))
 
 
 def proposed(q: Question, ti: TableIndex, program: Program) -> Candidate:

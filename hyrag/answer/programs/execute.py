@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hyrag.answer.programs.language import OPERATORS, Cell, Program, Span
+from hyrag.answer.programs.lexicon import year_of_text
 from hyrag.answer.programs.link import TableIndex
 from hyrag.errors import HyragError
 
@@ -39,6 +40,9 @@ class CellValue:
     row_label: str
     col_label: str
     period: str | None
+    # how the column's header names its period ("2019" over "Amount" and "%"; "April 28,
+    # 2018"), the label of a column answered for its period (`CONVENTIONS["argmax"]`)
+    period_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -115,8 +119,9 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
         # figure with a unit in a text column ("1,450 tonnes", "33 years", "2nd"), is still
         # the number it shows, for a difference of years or the largest one
         value = leading_figure(text)
+    period_label = next((lvl for lvl in reversed(col.path) if year_of_text(lvl)), col_label)
     return CellValue(cell, text, value, scale, a.unit[k], ti.row_labels[cell.row],
-                     col_label, col.period or row.period)
+                     col_label, col.period or row.period, period_label)
 
 
 _PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
@@ -208,7 +213,7 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return _mode(parts), "", cells, f"mode({', '.join(x[3] for x in parts)})"
     if p.op == "labels":
         one_row = len({(c.cell.table, c.cell.row) for c in cells}) == 1
-        labels = list(dict.fromkeys(c.col_label if one_row else c.row_label for c in cells))
+        labels = list(dict.fromkeys(_label(c, one_row, p.year) for c in cells))
         return labels, "", cells, f"labels({', '.join(x[3] for x in parts)})"
     nums = []
     for v, _, cs, _ in parts:
@@ -306,8 +311,21 @@ def _arg(p: Program, parts: list, cells: list[CellValue], tables: Mapping[str, T
         return (values[0] if len(values) == 1 else values), got[0].scale, [*cells, *got], \
             f"{expr} -> {got[0].col_label}"
     one_row = len({(x[2][0].cell.table, x[2][0].cell.row) for x in parts}) == 1
-    label = cv.col_label if one_row else cv.row_label
-    return label, "", cells, expr
+    return _label(cv, one_row, p.year), "", cells, expr
+
+
+def _label(cv: CellValue, one_row: bool, year: bool) -> str:
+    """How an answer names an operand (`CONVENTIONS["argmax"]`, `["year"]`): its row's label,
+    or, when the operands share a row, its column's period as the header names it — or that
+    period's year alone (`year`)."""
+    if not one_row:
+        return cv.row_label
+    if year:
+        y = year_of_text(cv.period_label)
+        if y is None:
+            raise ExecutionError(f"{cv.period_label!r} names no one year")
+        return str(y)
+    return cv.period_label
 
 
 def _mode(parts: list) -> str:

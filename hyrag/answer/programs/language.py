@@ -43,6 +43,9 @@ CONVENTIONS = {
     "percent_of": "first / second x 100, in percent",
     "argmax": "the operand's label: its period when the operands share a row, else its row",
     "labels": "each operand's label, by the argmax rule (a table's periods, its items)",
+    "year": "argmax/argmin/labels with `year` over one row's columns state each period's year "
+            "alone (\"2018\" for a column headed \"April 28, 2018\"), as a question asking "
+            "in which year does",
     "report": "argmax/argmin with `report` >= 0 state the cell of that column in the picked "
               "operand's row (\"the nation with the most gold medals\"), not its label",
     "where =": "`count` / `labels` with where \"=text\" keep the operands whose text equals it "
@@ -121,12 +124,16 @@ class Program:
     # with `where`: the column (index in `TableModel.columns`) whose cell in each operand's row
     # the condition tests; -1 tests the operand itself (`CONVENTIONS["test"]`)
     test: int = -1
+    # for argmax / argmin / labels only: a period's year, not its label (`CONVENTIONS["year"]`)
+    year: bool = False
 
     def __post_init__(self) -> None:
         if self.magnitude and self.op not in ARITHMETIC:
             raise ValueError(f"{self.op}: only arithmetic reads operands as magnitudes")
         if self.where and (self.op not in FILTERED or not _condition(self.where)):
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
+        if self.year and self.op not in ("argmax", "argmin", "labels"):
+            raise ValueError(f"{self.op}: only argmax / argmin / labels state a year")
         if self.test >= 0 and not self.where:
             raise ValueError(f"{self.op}: a tested column needs a condition")
         if self.report >= 0 and self.op not in ("argmax", "argmin"):
@@ -168,6 +175,8 @@ class Program:
             d["magnitude"] = True
         if self.test >= 0:
             d["test"] = self.test
+        if self.year:
+            d["year"] = True
         return d
 
     @staticmethod
@@ -178,7 +187,8 @@ class Program:
                      Cell(str(a["table"]), int(a["row"]), int(a["col"]))
                      for a in d["args"])
         return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)),
-                       bool(d.get("magnitude", False)), int(d.get("test", -1)))
+                       bool(d.get("magnitude", False)), int(d.get("test", -1)),
+                       bool(d.get("year", False)))
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) if isinstance(a, Program) else
@@ -188,6 +198,7 @@ class Program:
         cond += f" in column {self.test}" if self.test >= 0 else ""
         shown = f" report column {self.report}" if self.report >= 0 else ""
         size = " of magnitudes" if self.magnitude else ""
+        size += " as years" if self.year else ""
         return f"{self.op}({inner}{cond}{shown}){size}"
 
 

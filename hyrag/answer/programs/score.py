@@ -69,8 +69,10 @@ def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
     for w in grams:
         phi_op[f"op={key}:w={w}"] = 1.0
     phi: dict[str, float] = {f"arg:{op}:shape={c.shape}": 1.0}
+    # operand facts whose fit to a question its words tell: operand order, and a period's
+    # year stated in place of its label (`language.CONVENTIONS["year"]`)
     order = [k for k in ("first_later", "first_earlier", "first_mentioned_first",
-                         "first_mentioned_last") if c.features.get(k)]
+                         "first_mentioned_last", "year") if c.features.get(k)]
     for w in grams:
         for o in order:
             phi[f"arg:{op}:{o}:w={w}"] = 1.0

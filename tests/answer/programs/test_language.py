@@ -100,3 +100,52 @@ def test_what_cannot_be_computed_is_an_execution_error(kb: KnowledgeBase) -> Non
         run(Program("sum", (pct, amount)), tabs)
     with pytest.raises(ExecutionError, match="no table"):
         run(Program("lookup", (Cell("nowhere", 0, 0),)), tabs)
+
+
+# periods named above the unit of each column, and periods named by dates
+SPLIT_HEADER = """,2019,2019,2018,2018
+,Amount,%,Amount,%
+Maintenance,"16,000",40,"14,000",38
+Licenses,"24,000",60,"22,800",62
+"""
+DATED = ""","April 27, 2019","April 28, 2018"
+Property and equipment,165,172
+"""
+
+
+def test_a_column_answered_for_its_period_is_named_by_the_period(tmp_path) -> None:
+    """"In which year was maintenance the highest?" over columns headed "2019" > "Amount":
+    the answer is the period the header names, not the unit beneath it."""
+    from tests.answer.conftest import csv_kb
+
+    kb = csv_kb(tmp_path, "maintenance.csv", SPLIT_HEADER)
+    try:
+        tabs = tables(kb.store.con)
+        (name, ti), = tabs.items()
+        amounts = [j for j, c in enumerate(ti.model.columns) if c.path[-1:] == ("Amount",)]
+        row = ti.row_labels.index("Maintenance")
+        cells = tuple(Cell(name, row, j) for j in amounts)
+        assert run(Program("argmax", cells), tabs).values == ("2019",)
+        assert run(Program("labels", cells, where="<15000"), tabs).values == ("2018",)
+    finally:
+        kb.close()
+
+
+def test_a_period_named_by_a_date_is_stated_as_its_year_when_the_program_says_so(
+        tmp_path) -> None:
+    from tests.answer.conftest import csv_kb
+
+    kb = csv_kb(tmp_path, "ppe.csv", DATED)
+    try:
+        tabs = tables(kb.store.con)
+        (name, ti), = tabs.items()
+        cells = (Cell(name, 0, 1), Cell(name, 0, 2))
+        assert run(Program("argmin", cells), tabs).values == ("April 27, 2019",)
+        years = Program("labels", cells, where="<170", year=True)
+        assert run(years, tabs).values == ("2019",)
+        assert Program.from_dict(years.to_dict()) == years
+        assert str(years) == f"labels({name}[0,1], {name}[0,2] where <170) as years"
+        with pytest.raises(ValueError, match="only argmax / argmin / labels"):
+            Program("sum", cells, year=True)
+    finally:
+        kb.close()
