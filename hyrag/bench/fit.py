@@ -67,6 +67,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--l2", type=float, default=1e-3)
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--limit", type=int, default=None, help="the first N documents")
+    p.add_argument("--kind", choices=("report", "list"), default=None,
+                   help="fit only the part of the model for tables of this kind (the "
+                        "questions given whose table is of it) and keep every other part of "
+                        "--base as it is")
+    p.add_argument("--base", default=None,
+                   help="with --kind: the model whose other parts are kept (default: the "
+                        "shipped weights.json)")
 
 
 def _kb(doc: dict, i: int, cache: Path):
@@ -379,6 +386,59 @@ def _collect_all(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
     return groups, lists_groups
 
 
+def kind_of(group: dict) -> str:
+    """The table kind (`score.table_kind`) a collected question's candidates read, as their
+    features carry it (every feature has a copy conjoined with the kind, `score.features`);
+    "" for a question without candidates."""
+    for phi_op, _ in group["phi"][:1]:
+        for k in phi_op:
+            if "|" in k:
+                return k.split("|", 1)[0]
+    return ""
+
+
+def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[dict]) -> int:
+    """`--kind K`: fit the ranker, calibrator and threshold of tables of kind K on the given
+    training questions over such tables (TAT-QA's `--train` half and WTQ's training file),
+    and write them into `--base` as its part for K (`score.Model.kinds`); the rest of the
+    base — the report tables' ranker and threshold, say — is kept byte for byte."""
+    from hyrag.answer.programs.score import WEIGHTS_FILE, Model
+
+    parity = {"even": 0, "odd": 1}.get(args.train)
+    pool = [g for g in groups if parity is None or g["doc"] % 2 == parity]
+    pool = [g for g in pool if kind_of(g) == args.kind]
+    pool += [{**g, "doc": ("wtq", g["doc"])} for g in lists_groups if kind_of(g) == args.kind]
+    if not pool:
+        print(f"hyrag: error: no training question reads a {args.kind} table", file=sys.stderr)
+        return 1
+    weights = fit(pool, args.l2, args.steps)
+    oof = out_of_fold(pool, args.l2, args.steps)
+    cal = calibrate(oof)
+    t = threshold([(confidence(f, cal), y) for f, y in oof], args.precision)
+    print(report(f"training ({args.kind} tables), in sample", evaluate(pool, weights, cal), t))
+    print(report(f"training ({args.kind} tables), out of fold",
+                 [(confidence(f, cal), y) for f, y in oof], t))
+    base_path = Path(args.base) if args.base else WEIGHTS_FILE
+    base = Model.load(base_path)
+    fitted = []
+    if groups:
+        fitted.append(f"TAT-QA dev, {args.train} documents, {args.kind} tables")
+    if lists_groups:
+        fitted.append(f"WTQ random-split-1-train, {args.kind} tables")
+    meta = {"fitted_on": "; ".join(fitted) + f" ({len(pool)} questions; the ranker on those "
+            "with a right candidate, the calibrator on all, out of fold)",
+            "seed": SEED, "l2": args.l2, "steps": args.steps, "precision_target": args.precision,
+            "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
+    part = Model(weights, t, meta, cal)
+    if args.out:
+        out = Path(args.out)
+        Model(base.weights, base.min_confidence, base.meta, base.calibrator,
+              {**base.kinds, args.kind: part}).save(out)
+        print(f"wrote {out}: {args.kind} tables {len(part.weights)} weights, threshold "
+              f"{t:.3f}; the other parts as in {base_path}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from hyrag.answer.programs.score import WEIGHTS_FILE, Model
 
@@ -399,6 +459,8 @@ def run(args: argparse.Namespace) -> int:
           f"{time.perf_counter() - t0:.0f} s; "
           f"{sum(bool(any(g['y'])) for g in groups + lists_groups)} have a right candidate",
           file=sys.stderr)
+    if getattr(args, "kind", None):
+        return fit_kind(args, groups, lists_groups)
     parity = {"even": 0, "odd": 1}.get(args.train)
     train = [g for g in groups if parity is None or g["doc"] % 2 == parity]
     held = [g for g in groups if parity is not None and g["doc"] % 2 != parity]

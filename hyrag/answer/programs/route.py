@@ -77,6 +77,7 @@ class Ranked:
     phi: tuple[dict[str, float], dict[str, float]]  # (operator features, operand features)
     probability: float
     parts: tuple[float, float] = (0.0, 0.0)  # (P(operator), P(operands | operator))
+    kind: str = ""  # the kind of the table it reads (`score.table_kind`): which part ranked it
 
 
 def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
@@ -88,6 +89,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     m = m or model()
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
+    kinds: list[str] = []
     tabs = tables(con)
     memo: dict = {}  # cells read, shared by the question's candidates
     wanted = set(proposals)
@@ -106,10 +108,14 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
             if c.program in wanted:
                 phi[0][PROPOSED] = phi[1][PROPOSED] = 1.0
             found.append((c, r, phi))
+            kinds.append(kind)
     if wanted and prior:
-        m = replace(m, weights={**m.weights, PROPOSED: prior})
-    order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found])
-    return [Ranked(*found[i], pp[0] * pp[1], pp) for i, pp in order]
+        m = replace(m, weights={**m.weights, PROPOSED: prior}, kinds={
+            k: replace(part, weights={**part.weights, PROPOSED: prior})
+            for k, part in m.kinds.items()})
+    order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found],
+                         kinds)
+    return [Ranked(*found[i], pp[0] * pp[1], pp, kinds[i]) for i, pp in order]
 
 
 def _named_tables(q: Question, tabs: dict) -> list:
@@ -136,7 +142,9 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
            prior: float = 0.0, emit: Callable[[str, dict], None] | None = None
            ) -> object | None:
     """The best program committed as a reader result (`tableops.TableResolved`), or None when
-    no program reaches the threshold (the fitted one unless `min_confidence` is given).
+    no program reaches the threshold (the fitted one unless `min_confidence` is given): the
+    calibrator and the threshold of the part fitted for the kind of table the program reads
+    (`Model.for_kind`), since report and list tables score apart.
     `weights`: the ranker's file ("" for the shipped one). `proposer`: the LLM route's
     (`propose.propose_llm` bound to a client), asked with the tables the question names; its
     proposals and rejections are recorded through `emit`."""
@@ -155,8 +163,9 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     best = ranked[0]
     probs = [r.probability for r in ranked]
     agree = agreement(probs, [answer_key(r.result) for r in ranked])
-    conf = m.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree)
-    threshold = m.min_confidence if min_confidence is None else min_confidence
+    part = m.for_kind(best.kind)
+    conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree)
+    threshold = part.min_confidence if min_confidence is None else min_confidence
     if conf < threshold:
         return None
     return commit(replace(best, probability=conf), con, tables(con))
@@ -198,6 +207,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
     program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
                "expression": r.expression, "confidence": round(best.probability, 4),
                "proposed_by_llm": bool(best.phi[1].get(PROPOSED)),
+               "table_kind": best.kind,
                "operands": [f.claim_id for f in store.facts]}
     return ProgramReading(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
                           r.scale, best.probability, 0,
