@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hyrag.answer.programs.language import OPERATORS, Cell, Program, Span
+from hyrag.answer.programs.lexicon import year_of_text
 from hyrag.answer.programs.link import TableIndex
 from hyrag.errors import HyragError
 
@@ -229,6 +230,9 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     ea, eb = (f"({e})" if any(ch in e for ch in "+-*/") else e for e in exprs)
     if p.op == "difference":
         return a - b, _common_scale(parts), cells, f"{ea} - {eb}"
+    if p.op == "exceeds":
+        _common_scale(parts)
+        return ("yes" if a > b else "no"), "", cells, f"{ea} > {eb}"
     if p.op == "multiply":
         return a * b, _common_scale(parts, strict=False), cells, f"{ea} * {eb}"
     if b == 0:
@@ -267,6 +271,10 @@ def _passes(part: tuple, where: str) -> bool:
         said = f" {_plain(where[1:])} "
         return said.strip() != "" and any(said in f" {_plain(cv.text)} " for cv in part[2])
     v = part[0]
+    if not isinstance(v, float) and len(part[2]) == 1:
+        # a date's figure, for a bound, is its year (`CONVENTIONS["year"]`)
+        year = year_of_text(part[2][0].text)
+        v = float(year) if year is not None else v
     if not isinstance(v, float):
         raise ExecutionError(f"a condition ({where}) needs figures; {part[3]} is none")
     if where[1:2] == "=":  # an inclusive bound ("at least 6": ">=6")

@@ -34,6 +34,7 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "labels": (0, "labels"),  # the operands' labels: a row's periods, a column's items
     "span": (1, "text"),  # a clause of a sentence, quoted as the report writes it
     "mode": (0, "label"),  # the text most of the operands show ("the year with most titles")
+    "exceeds": (2, "yesno"),  # "yes" when a > b, else "no" ("did A score more than B?")
 }
 
 CONVENTIONS = {
@@ -57,6 +58,11 @@ CONVENTIONS = {
     "span": "the characters [start, end) of the sentence a `sentence` or `text` claim states "
             "(its text without the carried-subject and negation marks ingestion prefixes), "
             "quoted as written and cited by that claim",
+    "exceeds": "\"yes\" when the first operand's figure is larger than the second's, else "
+               "\"no\": \"did A score more goals than B?\" is exceeds(A, B), \"fewer\" "
+               "exceeds(B, A); the question's wording picks the order, as for a difference",
+    "year": "a bound (\"<1992\") tested on a cell that shows no figure but names one year "
+            "(\"12 March 1944\") tests that year: \"before 1992\" over a date column",
     "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
                  "in brackets, \"(141,770)\", is an amount of 141,770 (\"the average voyage "
                  "expenses\" averages the expenses, not their signed presentation)",

@@ -230,6 +230,10 @@ def _sentence(op: str, r: Result, operands: list[Operand]) -> str:
         return f"{', '.join(str(v) for v in r.values)} {cite}."
     if op == "count":
         return f"{fmt(float(r.values[0]))} {cite}."
+    if op == "exceeds" and len(operands) == 2:
+        a, b = operands
+        return (f"{str(r.values[0]).capitalize()}: {a.label} is {fmt(a.value)} [{a.n}], "
+                f"{b.label} {fmt(b.value)} [{b.n}].")
     if op == "each":
         return "; ".join(f"{o.label}: {fmt(o.value)} [{o.n}]" for o in operands) + "."
     return ""
