@@ -193,6 +193,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     if p.op == "lookup":
         return _eval(p.args[0], tables, memo)
     parts = [_eval(a, tables, memo) for a in p.args]
+    if p.op == "streak":
+        return _streak(p, parts, tables, memo)
     if p.where:
         parts = [x for x in parts if _passes(_tested(x, p.test, tables, memo), p.where)]
         if not parts and p.op not in ("count", "sum"):
@@ -246,6 +248,27 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     if p.op == "divide":
         return a / b, "", cells, f"{ea} / {eb}"
     raise ExecutionError(f"no evaluation for operator {p.op!r}")
+
+
+def _streak(p: Program, parts: list, tables: Mapping[str, TableIndex],
+            memo: dict[Cell, tuple]) -> tuple[object, str, list[CellValue], str]:
+    """The length of the longest run of consecutive operands passing `p.where`, and that
+    run's cells (`CONVENTIONS["streak"]`); no operand passing is no run (an error)."""
+    best = (0, 0)  # (start, length)
+    start = None
+    for k, x in enumerate([*parts, None]):
+        ok = x is not None and _passes(_tested(x, p.test, tables, memo), p.where)
+        if ok and start is None:
+            start = k
+        elif not ok and start is not None:
+            if k - start > best[1]:
+                best = (start, k - start)
+            start = None
+    if not best[1]:
+        raise ExecutionError(f"streak: no operand passes {p.where}")
+    run = parts[best[0]:best[0] + best[1]]
+    return float(best[1]), "", [c for x in run for c in x[2]], \
+        f"streak({', '.join(x[3] for x in run)})"
 
 
 def _tested(part: tuple, test: int, tables: Mapping[str, TableIndex],

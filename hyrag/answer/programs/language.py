@@ -35,6 +35,7 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "span": (1, "text"),  # a clause of a sentence, quoted as the report writes it
     "mode": (0, "label"),  # the text most of the operands show ("the year with most titles")
     "exceeds": (2, "yesno"),  # "yes" when a > b, else "no" ("did A score more than B?")
+    "streak": (0, "count"),  # the longest run of consecutive operands passing a condition
 }
 
 CONVENTIONS = {
@@ -61,6 +62,9 @@ CONVENTIONS = {
     "exceeds": "\"yes\" when the first operand's figure is larger than the second's, else "
                "\"no\": \"did A score more goals than B?\" is exceeds(A, B), \"fewer\" "
                "exceeds(B, A); the question's wording picks the order, as for a difference",
+    "streak": "the number of operands in the longest run of consecutive ones (in operand "
+              "order: the table's rows, top to bottom) passing the condition, the first "
+              "longest on a tie; its cells are that run's (\"the most consecutive wins\")",
     "year": "a bound (\"<1992\") tested on a cell that shows no figure but names one year "
             "(\"12 March 1944\") tests that year: \"before 1992\" over a date column",
     "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
@@ -69,7 +73,7 @@ CONVENTIONS = {
 }
 
 # the operators that keep the operands passing a condition (`Program.where`)
-FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode")
+FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode", "streak")
 # the operators whose operands may be read as magnitudes (`Program.magnitude`)
 ARITHMETIC = ("sum", "average", "difference", "change_ratio", "divide", "percent_of",
               "multiply")
@@ -133,6 +137,8 @@ class Program:
             raise ValueError(f"{self.op}: only arithmetic reads operands as magnitudes")
         if self.where and (self.op not in FILTERED or not _condition(self.where)):
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
+        if self.op == "streak" and not self.where:
+            raise ValueError("streak: a run of operands passing a condition needs the condition")
         if self.test >= 0 and not self.where:
             raise ValueError(f"{self.op}: a tested column needs a condition")
         if self.report >= 0 and self.op not in ("argmax", "argmin"):

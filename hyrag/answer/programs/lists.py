@@ -31,6 +31,8 @@ and the column asked for is any column, text included. Every operator is one of 
   A score more goals than B?");
 - the other rows that share a named row's cell in another column, counted or stated ("the
   same position as X": `where "=<X's cell>"` over every row but X's; `list:same`);
+- `streak`: the longest run of consecutive rows whose cell is a named value, holds a word,
+  or passes a bound ("the most consecutive wins"; `list:streak`);
 - bounds on years by their order in time ("before 1992", "since 2000": `lexicon.time_bounds`)
   over a year or date column, as the bounds on figures are applied (`list:count`,
   `list:where`).
@@ -236,6 +238,16 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         for x in tested[b]:
             add("count", column_cells(x), "count", {**col_feats(x), "bounded": 1.0,
                                                     "time_bound": float(b in timed)}, where=b)
+    # the longest run of consecutive rows whose cell is a named value, holds a word the
+    # question says, or passes a bound ("the most consecutive wins", "how many consecutive
+    # games were played at X?")
+    for v in values[:MAX_VALUES]:
+        for j in list(dict.fromkeys(j for _, j in v.cells))[:2]:
+            add("streak", column_cells(j), "streak", {**value_feats(v), **col_feats(j)},
+                where="=" + v.text)
+    for b in bounds:
+        for x in tested[b][:2]:
+            add("streak", column_cells(x), "streak", {**col_feats(x), "bounded": 1.0}, where=b)
     full = max(range(ncols), key=lambda j: (filled[j], -j))
     add("count", column_cells(full), "count", {"all_rows": 1.0})
     # the text a column shows most often
@@ -313,6 +325,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         keep = {**col_feats(x, "x_"), "held_share": share, "held_figure": float(
             word.isdigit()), "held_one": float(share * len(data) < 1.5)}
         add("count", column_cells(x), "holds", keep, where="~" + word)
+        add("streak", column_cells(x), "streak", keep, where="~" + word)
         for y in cols[:MAX_WHERE_COLUMNS]:
             if y != x:
                 add("each", column_cells(y), "holds", {**keep, **col_feats(y)},

@@ -101,3 +101,32 @@ def test_a_count_of_the_rows_dated_before_a_year(tmp_path: Path) -> None:
     _checked(a, "count")
     assert a.values == (3.0,)
     assert a.program["program"]["where"] == "<2005"
+
+
+GAMES = """Date,Opponent,Venue,Result
+3 September,Hawks,Home,W
+10 September,Owls,Away,W
+17 September,Bears,Home,L
+24 September,Foxes,Home,W
+1 October,Cranes,Home,W
+8 October,Wolves,Home,W
+15 October,Lynx,Away,L
+"""
+
+
+def test_the_longest_run_of_consecutive_rows(tmp_path: Path) -> None:
+    """"How many consecutive games were played at home?": the longest run of rows whose venue
+    is Home — four (17 September to 8 October), not the five home games in all; the count
+    cites that run's cells."""
+    path = tmp_path / "w.json"
+    Model({"op=streak/equal/streak": 10.0, "arg:val_exact": 2.0}, 0.0, {}).save(path)
+    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(path),
+                 program_min_confidence=0.0)
+    with csv_kb(tmp_path, "games.csv", GAMES, s) as kb:
+        a = kb.ask("How many consecutive games were played at home?")
+    _checked(a, "streak")
+    assert a.values == (4.0,)
+    [d] = a.derivations
+    assert d["name"] == "count" and len(d["operands"]) == 4
+    with pytest.raises(ValueError, match="needs the condition"):
+        Program("streak", (Cell("t", 0, 0), Cell("t", 1, 0)))
