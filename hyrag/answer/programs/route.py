@@ -32,6 +32,7 @@ from hyrag.answer.programs.score import (
     answer_key,
     features,
     op_key,
+    part_kind,
     table_kind,
 )
 from hyrag.answer.programs.tables import tables
@@ -77,7 +78,7 @@ class Ranked:
     phi: tuple[dict[str, float], dict[str, float]]  # (operator features, operand features)
     probability: float
     parts: tuple[float, float] = (0.0, 0.0)  # (P(operator), P(operands | operator))
-    kind: str = ""  # the kind of the table it reads (`score.table_kind`): which part ranked it
+    kind: str = ""  # the part of the model that ranked it (`score.part_kind` of its table)
 
 
 def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
@@ -96,6 +97,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     for ti in _named_tables(q, tabs):
         cands = enumerate_programs(q, ti)
         kind = table_kind(ti.col_year)
+        part = part_kind(kind, ti.model.arrays.scale)
         have = {c.program for c in cands}
         cands += [proposed(q, ti, p) for p in proposals
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
@@ -108,7 +110,7 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
             if c.program in wanted:
                 phi[0][PROPOSED] = phi[1][PROPOSED] = 1.0
             found.append((c, r, phi))
-            kinds.append(kind)
+            kinds.append(part)
     if wanted and prior:
         m = replace(m, weights={**m.weights, PROPOSED: prior}, kinds={
             k: replace(part, weights={**part.weights, PROPOSED: prior})

@@ -55,6 +55,18 @@ def table_kind(col_years: Sequence[int | None]) -> str:
 
 # a table is a report (line items x periods) when at least this many of its columns name a year
 REPORT_PERIOD_COLUMNS = 2
+# the scales of a report's amounts ("$'000", "(in millions)"); a list's figures state none
+REPORT_SCALES = frozenset({"thousand", "million", "billion"})
+
+
+def part_kind(kind: str, scales: Sequence[str]) -> str:
+    """The part of the model (`Model.kinds`) that ranks a table's candidates: its kind
+    (`table_kind`), except that a table whose cells carry a report's scale (thousands,
+    millions, billions) is ranked as a report whatever its columns. A statement of line items
+    whose columns are not periods ("Current $'000 | Non-current $'000") is a report, not a
+    list of entities; the list part was fitted on lists (WikiTableQuestions'), which state no
+    such scale. The features keep the table's kind: this picks the part, not the features."""
+    return "report" if kind == "list" and any(s in REPORT_SCALES for s in scales) else kind
 
 
 def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],

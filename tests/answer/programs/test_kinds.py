@@ -83,3 +83,14 @@ def test_program_first_kinds_answer_with_a_confident_program_before_the_readers(
 def test_program_first_kinds_is_a_checked_setting() -> None:
     with pytest.raises(SettingsError, match="program_first_kinds"):
         Settings(program_first_kinds=("lists",))
+
+
+def test_a_table_stating_a_reports_scale_is_ranked_by_the_report_part() -> None:
+    """"Current $'000 | Non-current $'000" names no period, yet it is a statement of line
+    items, not a list of entities: its cells' scale sends it to the report part (the list
+    part was fitted on lists, which state no such scale); a percent is no report's scale."""
+    from hyrag.answer.programs.score import part_kind
+
+    assert part_kind("list", ["", "thousand", "thousand"]) == "report"
+    assert part_kind("list", ["", "percent"]) == "list"
+    assert part_kind("report", [""]) == "report"
