@@ -88,6 +88,12 @@ class Settings:
     # Below this probability the best program is not answered; -1 takes the threshold fitted
     # with the weights (the training half's precision target, `hyrag bench fit --precision`).
     program_min_confidence: float = -1.0
+    # With answer_core "fallback": the kinds of table (`programs.score.table_kind`: "report",
+    # "list") on which the program route is asked first, before the reader chain, and answers
+    # where its program passes the threshold fitted for that kind; the readers answer where it
+    # does not. Elsewhere the readers stay first. Routing as data: which kinds is a measured
+    # choice (README, WikiTableQuestions), not a rule in the engine.
+    program_first_kinds: tuple[str, ...] = ()
     # With the LLM step "programs" on (`llm_steps`), the model proposes programs in the
     # language's JSON form (hyrag/answer/programs/propose.py); each proposal joins the ranking
     # with this log-odds bonus on its operator and operands. Not fitted: no LLM ran over the
@@ -177,6 +183,10 @@ class Settings:
                     v == -1.0 or 0.0 <= v <= 1.0):
                 raise SettingsError(f"{name} must be -1 (the fitted threshold) or in [0, 1], "
                                     f"got {v!r}")
+        if not isinstance(self.program_first_kinds, tuple) or not set(
+                self.program_first_kinds) <= {"report", "list"}:
+            raise SettingsError("program_first_kinds must be a tuple of \"report\" / \"list\", "
+                                f"got {self.program_first_kinds!r}")
         for name in ("program_weights", "program_span_weights"):
             if not isinstance(getattr(self, name), str):
                 raise SettingsError(f"{name} must be a path (\"\" for the shipped file), got "

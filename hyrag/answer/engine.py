@@ -81,6 +81,9 @@ class AnswerEngine:
         retries = 0 if tablespans.owns(question) or WHICH_YEAR.search(question) or \
             guards.asks_for_explanation(question) or guards.asks_for_comparison(question) \
             else self.settings.crag_retries
+        first = self._program_first(question, trust, as_of, on_event)
+        if first is not None:
+            return first
         res = crag.run(question, attempt, lambda a: a.verification,
                        lambda a: a.requirements, retries=retries,
                        on_failure=on_failure)
@@ -448,6 +451,33 @@ class AnswerEngine:
                             min_confidence=None if cut < 0 else cut,
                             quote_min_confidence=None if qcut < 0 else qcut)
 
+    def _program_first(self, question: str, trust: str, as_of: object,
+                       on_event: Callable[[Event], None] | None) -> Answer | None:
+        """With answer_core "fallback", the program route's answer where its program reads a
+        table of a kind `Settings.program_first_kinds` names and passes that kind's fitted
+        threshold (and the attempt verifies and decides to answer); else None, and the
+        engine goes on as usual (readers first, the program route where they abstain).
+        What the route read is kept for that fallback attempt (`_program_memo`)."""
+        kinds = self.settings.program_first_kinds
+        if self.settings.answer_core != "fallback" or not kinds or \
+                self._llm_on("programs") is not None:
+            return None
+        reader = getattr(self.kb, "reader", self.kb.store)
+        found = self._program_memo.get(question)
+        if question not in self._program_memo:
+            found = self._program_memo[question] = self._program_answer(question, reader)
+        if found is None or found.program.get("table_kind") not in kinds:
+            return None
+        alt = self._ask_once(question, trust, as_of, on_event=on_event, original=question,
+                             core="programs")
+        if alt.decision != "answer" or (alt.program or {}).get("kind") != "program":
+            self.last_table_answer = None
+            return None
+        from dataclasses import replace
+
+        return replace(alt, verification={**alt.verification, "program_first": {
+            "table_kind": found.program.get("table_kind")}})
+
     def _program_finds(self, question: str) -> bool:
         """Whether the fallback attempt can answer at all: the program route (or, without
         one, the span programs) reads something for `question`. Asked first so that an
@@ -458,7 +488,10 @@ class AnswerEngine:
         if self._llm_on("programs") is not None:
             return True
         reader = getattr(self.kb, "reader", self.kb.store)
-        found = self._program_memo[question] = self._program_answer(question, reader)
+        if question in self._program_memo:  # read already (`_program_first`)
+            found = self._program_memo[question]
+        else:
+            found = self._program_memo[question] = self._program_answer(question, reader)
         if found is not None:
             return True
         if not self.settings.program_spans:

@@ -18,6 +18,15 @@ each table ingested once with `kb.ingest(path)` as `hyrag bench wtq` does, kept 
 accuracy (`hyrag.bench.wtq.correct`). WTQ questions are all training questions: with `--tatqa`
 too, the held-out figure is TAT-QA's other half.
 
+`--kind list` (or `report`) fits one part of the model (`score.Model.kinds`): the ranker,
+calibrator and threshold of the candidates over tables of that kind, on the given training
+questions whose table is of it, and writes it into `--base` (default: the shipped file) with
+every other part kept as it was. The shipped file's report tables are TAT-QA's fit (`--train
+all`) and its list tables WTQ's (`--wtq DIR --kind list`): the two kinds score apart, and a
+threshold fitted on them pooled answered almost no list question. Within one kind the
+features' kind copies repeat the shared ones and are dropped; `--floor` prunes the part's
+small weights, its out-of-fold calibration fitted with the same pruning.
+
 The model is a listwise log-linear ranker: for each question, maximise the log of the
 probability mass on its positive candidates (softmax over its candidates), with an L2 penalty;
 Adam, full batch. The abstention threshold is then the probability above which the best
@@ -67,6 +76,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--l2", type=float, default=1e-3)
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--limit", type=int, default=None, help="the first N documents")
+    p.add_argument("--kind", choices=("report", "list"), default=None,
+                   help="fit only the part of the model for tables of this kind (the "
+                        "questions given whose table is of it) and keep every other part of "
+                        "--base as it is")
+    p.add_argument("--floor", type=float, default=0.0,
+                   help="with --kind: drop the part's weights smaller than this (its size in "
+                        "the shipped file; the out-of-fold calibration is fitted with the "
+                        "same pruning)")
+    p.add_argument("--base", default=None,
+                   help="with --kind: the model whose other parts are kept (default: the "
+                        "shipped weights.json)")
 
 
 def _kb(doc: dict, i: int, cache: Path):
@@ -342,19 +362,36 @@ def threshold(scored: list[tuple[float, int]], precision: float) -> float:
     return best_t
 
 
-def out_of_fold(groups: list[dict], l2: float, steps: int) -> list[tuple[dict, int]]:
+def out_of_fold(groups: list[dict], l2: float, steps: int, floor: float = 0.0
+                ) -> list[tuple[dict, int]]:
     """The training half's best candidates as a ranker fitted without each question's
     document would pick them (calibration features, right): two folds by document, each
-    ranked by the ranker fitted on the other. The calibrator and the threshold are fitted on
-    these, not on the fitted questions' own (over-confident) rankings."""
+    ranked by the ranker fitted on the other (its weights below `floor` dropped, as the
+    shipped ranker's are). The calibrator and the threshold are fitted on these, not on the
+    fitted questions' own (over-confident) rankings."""
     out: list[tuple[dict, int]] = []
     docs = sorted({g["doc"] for g in groups}, key=str)
     fold = {d: k % 2 for k, d in enumerate(docs)}
     for f in (0, 1):
         train = [g for g in groups if fold[g["doc"]] != f]
         test = [g for g in groups if fold[g["doc"]] == f]
-        out += _tops(test, fit(train, l2, steps))
+        out += _tops(test, pruned(fit(train, l2, steps), floor))
     return out
+
+
+def pruned(weights: dict[str, float], floor: float) -> dict[str, float]:
+    """The weights at least `floor` in size: the ones that move a ranking (`--floor`)."""
+    return {k: v for k, v in weights.items() if abs(v) >= floor}
+
+
+def one_kind(group: dict, kind: str) -> dict:
+    """A collected question with its features' copies for `kind` dropped: within a part
+    fitted for one kind every candidate carries them, so they only repeat the shared
+    features (and would double the part's size); the part scores the shared ones."""
+    mark = kind + "|"
+    return {**group, "phi": [({k: v for k, v in a.items() if not k.startswith(mark)},
+                              {k: v for k, v in b.items() if not k.startswith(mark)})
+                             for a, b in group["phi"]]}
 
 
 def report(name: str, scored: list[tuple[float, int]], t: float) -> str:
@@ -379,6 +416,60 @@ def _collect_all(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
     return groups, lists_groups
 
 
+def kind_of(group: dict) -> str:
+    """The table kind (`score.table_kind`) a collected question's candidates read, as their
+    features carry it (every feature has a copy conjoined with the kind, `score.features`);
+    "" for a question without candidates."""
+    for phi_op, _ in group["phi"][:1]:
+        for k in phi_op:
+            if "|" in k:
+                return k.split("|", 1)[0]
+    return ""
+
+
+def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[dict]) -> int:
+    """`--kind K`: fit the ranker, calibrator and threshold of tables of kind K on the given
+    training questions over such tables (TAT-QA's `--train` half and WTQ's training file),
+    and write them into `--base` as its part for K (`score.Model.kinds`); the rest of the
+    base — the report tables' ranker and threshold, say — is kept byte for byte."""
+    from hyrag.answer.programs.score import WEIGHTS_FILE, Model
+
+    parity = {"even": 0, "odd": 1}.get(args.train)
+    pool = [g for g in groups if parity is None or g["doc"] % 2 == parity]
+    pool = [one_kind(g, args.kind) for g in pool if kind_of(g) == args.kind]
+    pool += [one_kind({**g, "doc": ("wtq", g["doc"])}, args.kind) for g in lists_groups
+             if kind_of(g) == args.kind]
+    if not pool:
+        print(f"hyrag: error: no training question reads a {args.kind} table", file=sys.stderr)
+        return 1
+    weights = pruned(fit(pool, args.l2, args.steps), args.floor)
+    oof = out_of_fold(pool, args.l2, args.steps, args.floor)
+    cal = calibrate(oof)
+    t = threshold([(confidence(f, cal), y) for f, y in oof], args.precision)
+    print(report(f"training ({args.kind} tables), in sample", evaluate(pool, weights, cal), t))
+    print(report(f"training ({args.kind} tables), out of fold",
+                 [(confidence(f, cal), y) for f, y in oof], t))
+    base_path = Path(args.base) if args.base else WEIGHTS_FILE
+    base = Model.load(base_path)
+    fitted = []
+    if groups:
+        fitted.append(f"TAT-QA dev, {args.train} documents, {args.kind} tables")
+    if lists_groups:
+        fitted.append(f"WTQ random-split-1-train, {args.kind} tables")
+    meta = {"fitted_on": "; ".join(fitted) + f" ({len(pool)} questions; the ranker on those "
+            "with a right candidate, the calibrator on all, out of fold)",
+            "seed": SEED, "l2": args.l2, "steps": args.steps, "precision_target": args.precision,
+            "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
+    part = Model(weights, t, meta, cal)
+    if args.out:
+        out = Path(args.out)
+        Model(base.weights, base.min_confidence, base.meta, base.calibrator,
+              {**base.kinds, args.kind: part}).save(out)
+        print(f"wrote {out}: {args.kind} tables {len(part.weights)} weights, threshold "
+              f"{t:.3f}; the other parts as in {base_path}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from hyrag.answer.programs.score import WEIGHTS_FILE, Model
 
@@ -399,6 +490,8 @@ def run(args: argparse.Namespace) -> int:
           f"{time.perf_counter() - t0:.0f} s; "
           f"{sum(bool(any(g['y'])) for g in groups + lists_groups)} have a right candidate",
           file=sys.stderr)
+    if getattr(args, "kind", None):
+        return fit_kind(args, groups, lists_groups)
     parity = {"even": 0, "odd": 1}.get(args.train)
     train = [g for g in groups if parity is None or g["doc"] % 2 == parity]
     held = [g for g in groups if parity is not None and g["doc"] % 2 != parity]

@@ -44,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the default)")
     p.add_argument("--weights", default="",
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
+    p.add_argument("--program-first", default=None, metavar="KINDS",
+                   help="settings.program_first_kinds, comma-separated (report, list; \"\" for "
+                        "none): with the fallback core, the table kinds on which the program "
+                        "route answers first when confident (default: the setting's)")
     p.add_argument("--min-confidence", type=float, default=-1.0,
                    help="settings.program_min_confidence: the program route's abstention "
                         "threshold (-1: the one fitted with the weights; 0: answer with the "
@@ -108,9 +112,12 @@ def run(args: argparse.Namespace) -> int:
     args.answer_core = getattr(args, "answer_core", Settings().answer_core)
     args.weights = getattr(args, "weights", "")
     args.min_confidence = getattr(args, "min_confidence", -1.0)
+    first = getattr(args, "program_first", None)
+    kinds = Settings().program_first_kinds if first is None else tuple(
+        k.strip() for k in first.split(",") if k.strip())
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
                         program_weights=args.weights,
-                        program_min_confidence=args.min_confidence)
+                        program_min_confidence=args.min_confidence, program_first_kinds=kinds)
     results = []
     t0 = time.perf_counter()
     # one knowledge base per table, holding that table alone, asked each of its questions in
@@ -155,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
     answered = [r for r in results if r["prediction"]]
     print(f"WikiTableQuestions ({args.questions}), {n} questions, answer core "
           f"{args.answer_core}{' (' + args.weights + ')' if args.weights else ''}"
-          f"{f', program threshold {args.min_confidence:g}' if args.min_confidence >= 0 else ''}, "
+          f"{f', program threshold {args.min_confidence:g}' if args.min_confidence >= 0 else ''}"
+          f"{f', programs first on {kinds}' if kinds and args.answer_core == 'fallback' else ''}, "
           f"{time.perf_counter() - t0:.1f} s (offline, no LLM)")
     if "before300" in args.questions:
         print("  (these are training questions the readers were written against: a training "
@@ -176,5 +184,6 @@ def run(args: argparse.Namespace) -> int:
           + (f" --limit {args.limit}" if args.limit else "")
           + (f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "")
           + (f" --weights {shlex.quote(args.weights)}" if args.weights else "")
-          + (f" --min-confidence {args.min_confidence:g}" if args.min_confidence >= 0 else ""))
+          + (f" --min-confidence {args.min_confidence:g}" if args.min_confidence >= 0 else "")
+          + (f" --program-first {shlex.quote(first)}" if first is not None else ""))
     return 0

@@ -83,19 +83,26 @@ def test_questions_asking_for_words_not_figures(question, explains) -> None:
 
 def test_which_row_is_not_answered_by_the_extreme_value_alone(tmp_path) -> None:
     """"Which locomotive weighs the least?" asks for a row's name: the smallest weight alone
-    (an aggregate over the column, no row named) is no answer to it; asked for the weight, it
-    is."""
+    (an aggregate over the column, no row named) is no answer to it, and the reader chain
+    abstains; the program route (by default, where the readers abstain) answers with the
+    row's name, citing the weights it compared. Asked for the weight, the figure is the
+    answer."""
     import pandas as pd
 
     import hyrag
+    from hyrag.settings import Settings
 
     frame = pd.DataFrame({"Name": ["Re 4/4", "Ae 6/6", "Ee 3/3"],
                           "Builder": ["SLM", "SLM", "BBC"], "Weight": [80, 120, 95]})
     with hyrag.open(tmp_path / "kb") as kb:
         kb.ingest(frame, name="locomotives")
         a = kb.ask("Which locomotive weighs the least?")
-        assert a.decision == "abstain" and "extreme value alone" in a.brief
+        assert a.decision == "answer" and a.values == ("Re 4/4",), a.text
+        assert a.program["operation"] == "argmin" and a.verification["verdict"] == "pass"
         assert kb.ask("What is the smallest weight?").decision == "answer"
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_core="readers")) as kb:
+        a = kb.ask("Which locomotive weighs the least?")
+        assert a.decision == "abstain" and "extreme value alone" in a.brief
 
 
 def test_a_name_asked_for_is_not_answered_with_a_figure(tmp_path) -> None:

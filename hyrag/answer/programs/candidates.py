@@ -162,7 +162,7 @@ def _add(q: Question, ti: TableIndex, out: list[Candidate], op: str,
     out.append(Candidate(Program(op, args if op != "lookup" else args[:1], where), shape, feats))
     if op in ("argmax", "argmin", "labels") and shape == "row" and any(
             not _names_bare_year(ti.model.columns[c.index].path) for _, c in pairs):
-        # the same answer by the periods' years alone (`CONVENTIONS["year"]`): which one a
+        # the same answer by the periods' years alone (`CONVENTIONS["as year"]`): which one a
         # question asks for ("in which year", "which period") is the scorer's to learn
         out.append(Candidate(Program(op, args, where, year=True), shape, {**feats, "year": 1.0}))
     values = ti.model.arrays.value

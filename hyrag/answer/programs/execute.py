@@ -197,6 +197,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     if p.op == "lookup":
         return _eval(p.args[0], tables, memo)
     parts = [_eval(a, tables, memo) for a in p.args]
+    if p.op == "streak":
+        return _streak(p, parts, tables, memo)
     if p.where:
         parts = [x for x in parts if _passes(_tested(x, p.test, tables, memo), p.where)]
         if not parts and p.op not in ("count", "sum"):
@@ -234,6 +236,9 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     ea, eb = (f"({e})" if any(ch in e for ch in "+-*/") else e for e in exprs)
     if p.op == "difference":
         return a - b, _common_scale(parts), cells, f"{ea} - {eb}"
+    if p.op == "exceeds":
+        _common_scale(parts)
+        return ("yes" if a > b else "no"), "", cells, f"{ea} > {eb}"
     if p.op == "multiply":
         return a * b, _common_scale(parts, strict=False), cells, f"{ea} * {eb}"
     if b == 0:
@@ -247,6 +252,27 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     if p.op == "divide":
         return a / b, "", cells, f"{ea} / {eb}"
     raise ExecutionError(f"no evaluation for operator {p.op!r}")
+
+
+def _streak(p: Program, parts: list, tables: Mapping[str, TableIndex],
+            memo: dict[Cell, tuple]) -> tuple[object, str, list[CellValue], str]:
+    """The length of the longest run of consecutive operands passing `p.where`, and that
+    run's cells (`CONVENTIONS["streak"]`); no operand passing is no run (an error)."""
+    best = (0, 0)  # (start, length)
+    start = None
+    for k, x in enumerate([*parts, None]):
+        ok = x is not None and _passes(_tested(x, p.test, tables, memo), p.where)
+        if ok and start is None:
+            start = k
+        elif not ok and start is not None:
+            if k - start > best[1]:
+                best = (start, k - start)
+            start = None
+    if not best[1]:
+        raise ExecutionError(f"streak: no operand passes {p.where}")
+    run = parts[best[0]:best[0] + best[1]]
+    return float(best[1]), "", [c for x in run for c in x[2]], \
+        f"streak({', '.join(x[3] for x in run)})"
 
 
 def _tested(part: tuple, test: int, tables: Mapping[str, TableIndex],
@@ -272,6 +298,10 @@ def _passes(part: tuple, where: str) -> bool:
         said = f" {_plain(where[1:])} "
         return said.strip() != "" and any(said in f" {_plain(cv.text)} " for cv in part[2])
     v = part[0]
+    if not isinstance(v, float) and len(part[2]) == 1:
+        # a date's figure, for a bound, is its year (`CONVENTIONS["year"]`)
+        year = year_of_text(part[2][0].text)
+        v = float(year) if year is not None else v
     if not isinstance(v, float):
         raise ExecutionError(f"a condition ({where}) needs figures; {part[3]} is none")
     if where[1:2] == "=":  # an inclusive bound ("at least 6": ">=6")
@@ -315,7 +345,7 @@ def _arg(p: Program, parts: list, cells: list[CellValue], tables: Mapping[str, T
 
 
 def _label(cv: CellValue, one_row: bool, year: bool) -> str:
-    """How an answer names an operand (`CONVENTIONS["argmax"]`, `["year"]`): its row's label,
+    """How an answer names an operand (`CONVENTIONS["argmax"]`, `["as year"]`): its row's label,
     or, when the operands share a row, its column's period as the header names it — or that
     period's year alone (`year`)."""
     if not one_row:

@@ -34,6 +34,8 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "labels": (0, "labels"),  # the operands' labels: a row's periods, a column's items
     "span": (1, "text"),  # a clause of a sentence, quoted as the report writes it
     "mode": (0, "label"),  # the text most of the operands show ("the year with most titles")
+    "exceeds": (2, "yesno"),  # "yes" when a > b, else "no" ("did A score more than B?")
+    "streak": (0, "count"),  # the longest run of consecutive operands passing a condition
 }
 
 CONVENTIONS = {
@@ -43,7 +45,7 @@ CONVENTIONS = {
     "percent_of": "first / second x 100, in percent",
     "argmax": "the operand's label: its period when the operands share a row, else its row",
     "labels": "each operand's label, by the argmax rule (a table's periods, its items)",
-    "year": "argmax/argmin/labels with `year` over one row's columns state each period's year "
+    "as year": "argmax/argmin/labels with `year` over one row's columns state each period's year "
             "alone (\"2018\" for a column headed \"April 28, 2018\"), as a question asking "
             "in which year does",
     "report": "argmax/argmin with `report` >= 0 state the cell of that column in the picked "
@@ -60,13 +62,21 @@ CONVENTIONS = {
     "span": "the characters [start, end) of the sentence a `sentence` or `text` claim states "
             "(its text without the carried-subject and negation marks ingestion prefixes), "
             "quoted as written and cited by that claim",
+    "exceeds": "\"yes\" when the first operand's figure is larger than the second's, else "
+               "\"no\": \"did A score more goals than B?\" is exceeds(A, B), \"fewer\" "
+               "exceeds(B, A); the question's wording picks the order, as for a difference",
+    "streak": "the number of operands in the longest run of consecutive ones (in operand "
+              "order: the table's rows, top to bottom) passing the condition, the first "
+              "longest on a tie; its cells are that run's (\"the most consecutive wins\")",
+    "year": "a bound (\"<1992\") tested on a cell that shows no figure but names one year "
+            "(\"12 March 1944\") tests that year: \"before 1992\" over a date column",
     "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
                  "in brackets, \"(141,770)\", is an amount of 141,770 (\"the average voyage "
                  "expenses\" averages the expenses, not their signed presentation)",
 }
 
 # the operators that keep the operands passing a condition (`Program.where`)
-FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode")
+FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode", "streak")
 # the operators whose operands may be read as magnitudes (`Program.magnitude`)
 ARITHMETIC = ("sum", "average", "difference", "change_ratio", "divide", "percent_of",
               "multiply")
@@ -124,7 +134,7 @@ class Program:
     # with `where`: the column (index in `TableModel.columns`) whose cell in each operand's row
     # the condition tests; -1 tests the operand itself (`CONVENTIONS["test"]`)
     test: int = -1
-    # for argmax / argmin / labels only: a period's year, not its label (`CONVENTIONS["year"]`)
+    # for argmax / argmin / labels only: a period's year, not its label (`CONVENTIONS["as year"]`)
     year: bool = False
 
     def __post_init__(self) -> None:
@@ -134,6 +144,8 @@ class Program:
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
         if self.year and self.op not in ("argmax", "argmin", "labels"):
             raise ValueError(f"{self.op}: only argmax / argmin / labels state a year")
+        if self.op == "streak" and not self.where:
+            raise ValueError("streak: a run of operands passing a condition needs the condition")
         if self.test >= 0 and not self.where:
             raise ValueError(f"{self.op}: a tested column needs a condition")
         if self.report >= 0 and self.op not in ("argmax", "argmin"):

@@ -104,6 +104,23 @@ def bounds(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+# a bound a question sets on a year by its order in time: "before 1992", "after the year 2010",
+# "since 2000" (that year included), "prior to 1850", "until 1975" (included)
+_TIME_BOUND = re.compile(r"\b(before|after|since|prior to|until|till|earlier than|later than)"
+                         r"\s+(?:the\s+year\s+|year\s+)?((?:1[5-9]|20)\d{2})(?![\d,.]*\d)", re.I)
+_TIME_SIGN = {"before": "<", "prior to": "<", "earlier than": "<", "after": ">",
+              "later than": ">", "since": ">=", "until": "<=", "till": "<="}
+
+
+def time_bounds(text: str) -> tuple[str, ...]:
+    """The conditions a question sets on years by their order in time ("before 1992" ->
+    "<1992", "since 2000" -> ">=2000"), as `bounds` writes its conditions: a list table's
+    year or date column is filtered by them (`lists`; a date's figure is its year,
+    `execute.CONVENTIONS["year"]`)."""
+    return tuple(dict.fromkeys(_TIME_SIGN[" ".join(m.group(1).lower().split())] + m.group(2)
+                               for m in _TIME_BOUND.finditer(text)))
+
+
 def year_of_period(period: str | None) -> int | None:
     """The year a canonical period key (`ingest.timekeys`) falls in: "2019", "2019-Q3",
     "2019-09-30" -> 2019."""

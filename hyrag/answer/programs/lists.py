@@ -26,7 +26,16 @@ and the column asked for is any column, text included. Every operator is one of 
   "Montreal, Canada"): the `count` of the rows holding it, and their other cells (`where
   "~word"`; `list:holds`);
 - the rows whose figure passes a named row's ("more gold medals than X": `where ">N"` with N
-  that row's figure; `list:than`); the first and last rows' figures apart (`list:ends`).
+  that row's figure; `list:than`); the first and last rows' figures apart (`list:ends`);
+- yes or no: is one named row's figure larger than another's (`exceeds`, `list:pair`: "did
+  A score more goals than B?");
+- the other rows that share a named row's cell in another column, counted or stated ("the
+  same position as X": `where "=<X's cell>"` over every row but X's; `list:same`);
+- `streak`: the longest run of consecutive rows whose cell is a named value, holds a word,
+  or passes a bound ("the most consecutive wins"; `list:streak`);
+- bounds on years by their order in time ("before 1992", "since 2000": `lexicon.time_bounds`)
+  over a year or date column, as the bounds on figures are applied (`list:count`,
+  `list:where`).
 
 As in `candidates`, enumeration is wide and the choice is the scorer's: the structural facts of
 each candidate (`Candidate.features`: link qualities, the column's header match and role, the
@@ -42,7 +51,7 @@ from itertools import combinations, permutations
 from hyrag.answer.programs.candidates import Candidate
 from hyrag.answer.programs.execute import _PLAIN_NUMBER, leading_figure, same_text
 from hyrag.answer.programs.language import Cell, Program
-from hyrag.answer.programs.lexicon import STOP, stem, tokens
+from hyrag.answer.programs.lexicon import STOP, stem, time_bounds, tokens, year_of_text
 from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
 
 # caps that bound the candidates per table (latency): columns looked up, numeric columns
@@ -56,6 +65,8 @@ MAX_ROWS_PER_VALUE = 2
 MAX_MODE_COLUMNS = 5
 MAX_WHERE_COLUMNS = 4
 MAX_HELD = 4
+# columns whose cell in a named row the other rows are matched on ("the same year as X")
+MAX_SAME_COLUMNS = 3
 # header words of a column crossed with the question's opening (`col_feats`)
 MAX_HEAD_WORDS = 4
 # a column is numeric when at least this share of its data rows show a figure
@@ -99,6 +110,19 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     opening = "_".join(said[:2])
     heads = [sorted(set(tokens(" ".join(c.path))))[:MAX_HEAD_WORDS] for c in model.columns]
     values = [v for v in link_cells(q, ti) if any(i in place for i, _ in v.cells)]
+    # the question's bounds on figures, and on years by their order in time ("before 1992":
+    # a list's year or date column, `lexicon.time_bounds`)
+    bounds = list(dict.fromkeys(q.bounds + time_bounds(q.text)))
+    # the columns a bound tests: the numeric ones, and for a bound on years the columns whose
+    # cells name a year ("12 March 1944"), first
+    timed = set(bounds) - set(q.bounds)
+    years = [0] * ncols
+    for i, j, t in zip(a.row, a.column, a.text, strict=True) if timed else ():
+        if i in place and year_of_text(t) is not None:
+            years[j] += 1
+    dated = [j for j in order if years[j] >= max(2, NUMERIC_SHARE * filled[j])]
+    tested = {b: list(dict.fromkeys(dated + nums))[:3] if b in timed else nums[:3]
+              for b in bounds}
     out: list[Candidate] = []
 
     def col_feats(j: int, prefix: str = "") -> dict[str, float]:
@@ -200,17 +224,30 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                     report=vcol)
             first, second = (ri, rj) if v.position <= w.position else (rj, ri)
             for p, r in permutations((first, second)):
-                add("difference", [(p, x), (r, x)], "pair",
-                    {**both, **col_feats(x), "first_mentioned_first": float(p == first)})
+                order = {**both, **col_feats(x), "first_mentioned_first": float(p == first)}
+                add("difference", [(p, x), (r, x)], "pair", order)
+                # "did A score more than B?": yes or no (`CONVENTIONS["exceeds"]`)
+                add("exceeds", [(p, x), (r, x)], "pair", order)
             add("sum", [(first, x), (second, x)], "pair", {**both, **col_feats(x)})
     # counts: rows whose cell is a named value, rows past a bound, every row
     for v in values[:MAX_VALUES]:
         for j in list(dict.fromkeys(j for _, j in v.cells))[:2]:
             add("count", column_cells(j), "count", {**value_feats(v), **col_feats(j)},
                 where="=" + v.text)
-    for b in q.bounds:
-        for x in nums[:3]:
-            add("count", column_cells(x), "count", {**col_feats(x), "bounded": 1.0}, where=b)
+    for b in bounds:
+        for x in tested[b]:
+            add("count", column_cells(x), "count", {**col_feats(x), "bounded": 1.0,
+                                                    "time_bound": float(b in timed)}, where=b)
+    # the longest run of consecutive rows whose cell is a named value, holds a word the
+    # question says, or passes a bound ("the most consecutive wins", "how many consecutive
+    # games were played at X?")
+    for v in values[:MAX_VALUES]:
+        for j in list(dict.fromkeys(j for _, j in v.cells))[:2]:
+            add("streak", column_cells(j), "streak", {**value_feats(v), **col_feats(j)},
+                where="=" + v.text)
+    for b in bounds:
+        for x in tested[b][:2]:
+            add("streak", column_cells(x), "streak", {**col_feats(x), "bounded": 1.0}, where=b)
     full = max(range(ncols), key=lambda j: (filled[j], -j))
     add("count", column_cells(full), "count", {"all_rows": 1.0})
     # the text a column shows most often
@@ -228,12 +265,13 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                 if y != x:
                     add("sum", column_cells(y), "where", {**keep, **col_feats(y)},
                         where="=" + v.text, test=x)
-    for b in q.bounds:
-        for x in nums[:2]:
+    for b in bounds:
+        for x in tested[b][:2]:
             for y in cols[:MAX_WHERE_COLUMNS]:
                 if y != x:
                     add("each", column_cells(y), "where",
-                        {**col_feats(x, "x_"), **col_feats(y), "bounded": 1.0}, where=b, test=x)
+                        {**col_feats(x, "x_"), **col_feats(y), "bounded": 1.0,
+                         "time_bound": float(b in timed)}, where=b, test=x)
     # the rows whose figure passes a named row's ("which countries had more gold medals than
     # X?", "how many scored fewer than X?"): the bound is the named row's figure
     for v in values[:2]:
@@ -255,6 +293,26 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                     if y != x:
                         add("each", column_cells(y), "than", {**keep, **col_feats(y)},
                             where=bound, test=x)
+    # the other rows that share a named row's cell in another column ("the same year as X",
+    # "how many attacks were of the same type as Y?"): counted, and another column of theirs
+    # stated; the condition is the named row's cell, the operands every other row's
+    for v in values[:2]:
+        ri = next((i for i, _ in v.cells if i in place), None)
+        if ri is None:
+            continue
+        vcols = {j for _, j in v.cells}
+        for x in cols[:MAX_SAME_COLUMNS]:
+            k = have.get((ri, x))
+            if x in vcols or k is None or not a.text[k].strip():
+                continue
+            keep = {**value_feats(v), **col_feats(x, "x_"), "same_as_row": 1.0}
+            same = "=" + a.text[k].strip()
+            add("count", [c for c in column_cells(x) if c[0] != ri], "same", keep, where=same)
+            for y in cols[:MAX_SAME_COLUMNS]:
+                if y != x:
+                    add("each", [c for c in column_cells(y) if c[0] != ri], "same",
+                        {**keep, **col_feats(y), "same_column": float(y in vcols)},
+                        where=same, test=x)
     # the first and the last rows' figures, apart ("the difference between the first and
     # the last team's points")
     for x in nums[:3]:
@@ -267,6 +325,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         keep = {**col_feats(x, "x_"), "held_share": share, "held_figure": float(
             word.isdigit()), "held_one": float(share * len(data) < 1.5)}
         add("count", column_cells(x), "holds", keep, where="~" + word)
+        add("streak", column_cells(x), "streak", keep, where="~" + word)
         for y in cols[:MAX_WHERE_COLUMNS]:
             if y != x:
                 add("each", column_cells(y), "holds", {**keep, **col_feats(y)},

@@ -33,6 +33,7 @@ from hyrag.answer.programs.score import (
     answer_key,
     features,
     op_key,
+    part_kind,
     table_kind,
 )
 from hyrag.answer.programs.tables import tables
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 # the derivation name the ReverseVerifier recomputes each operator under (verify.grounding)
 _DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
                "change_ratio": "growth", "divide": "ratio", "percent_of": "ratio",
-               "count": "count"}
+               "count": "count", "streak": "count"}
 _MODELS: dict[str, Model] = {}
 # tables whose candidate programs are ranked per question (the best named: `_named_tables`)
 ROUTE_TOP_TABLES = 3
@@ -77,6 +78,7 @@ class Ranked:
     phi: tuple[dict[str, float], dict[str, float]]  # (operator features, operand features)
     probability: float
     parts: tuple[float, float] = (0.0, 0.0)  # (P(operator), P(operands | operator))
+    kind: str = ""  # the part of the model that ranked it (`score.part_kind` of its table)
 
 
 def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
@@ -88,12 +90,14 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     m = m or model()
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
+    kinds: list[str] = []
     tabs = tables(con)
     memo: dict = {}  # cells read, shared by the question's candidates
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
         cands = enumerate_programs(q, ti)
         kind = table_kind(ti.col_year)
+        part = part_kind(kind, ti.model.arrays.scale)
         have = {c.program for c in cands}
         cands += [proposed(q, ti, p) for p in proposals
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
@@ -106,10 +110,14 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
             if c.program in wanted:
                 phi[0][PROPOSED] = phi[1][PROPOSED] = 1.0
             found.append((c, r, phi))
+            kinds.append(part)
     if wanted and prior:
-        m = replace(m, weights={**m.weights, PROPOSED: prior})
-    order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found])
-    return [Ranked(*found[i], pp[0] * pp[1], pp) for i, pp in order]
+        m = replace(m, weights={**m.weights, PROPOSED: prior}, kinds={
+            k: replace(part, weights={**part.weights, PROPOSED: prior})
+            for k, part in m.kinds.items()})
+    order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found],
+                         kinds)
+    return [Ranked(*found[i], pp[0] * pp[1], pp, kinds[i]) for i, pp in order]
 
 
 def _named_tables(q: Question, tabs: dict) -> list:
@@ -135,8 +143,10 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
            min_confidence: float | None = None, proposer: Proposer | None = None,
            prior: float = 0.0, emit: Callable[[str, dict], None] | None = None
            ) -> object | None:
-    """The best program committed as a reader result (`link.reading.TableResolved`), or None when
-    no program reaches the threshold (the fitted one unless `min_confidence` is given).
+    """The best program committed as a reader result (`link.reading.TableResolved`), or None
+    when no program reaches the threshold (the fitted one unless `min_confidence` is given):
+    the calibrator and the threshold of the part fitted for the kind of table the program reads
+    (`Model.for_kind`), since report and list tables score apart.
     `weights`: the ranker's file ("" for the shipped one). `proposer`: the LLM route's
     (`propose.propose_llm` bound to a client), asked with the tables the question names; its
     proposals and rejections are recorded through `emit`."""
@@ -155,8 +165,9 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     best = ranked[0]
     probs = [r.probability for r in ranked]
     agree = agreement(probs, [answer_key(r.result) for r in ranked])
-    conf = m.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree)
-    threshold = m.min_confidence if min_confidence is None else min_confidence
+    part = m.for_kind(best.kind)
+    conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree)
+    threshold = part.min_confidence if min_confidence is None else min_confidence
     if conf < threshold:
         return None
     return commit(replace(best, probability=conf), con, tables(con))
@@ -179,7 +190,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
         if cv.value is not None:
             v = abs(float(cv.value)) if prog.magnitude else float(cv.value)
             operands.append(Operand(fact.claim_id, v, _label(cv), len(reqs)))
-        elif prog.op == "count":
+        elif prog.op in ("count", "streak"):
             # an item counted (a text cell): the verifier checks it is a committed claim,
             # not its figure (`verify.grounding`: a count's operands are items)
             operands.append(Operand(fact.claim_id, 1.0, _label(cv), len(reqs)))
@@ -198,6 +209,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
     program = {"kind": "program", "operation": prog.op, "program": prog.to_dict(),
                "expression": r.expression, "confidence": round(best.probability, 4),
                "proposed_by_llm": bool(best.phi[1].get(PROPOSED)),
+               "table_kind": best.kind,
                "operands": [f.claim_id for f in store.facts]}
     return ProgramReading(reqs, verdicts, store, derivations, f"program:{prog.op}", value,
                           r.scale, best.probability, 0,
@@ -218,8 +230,12 @@ def _sentence(op: str, r: Result, operands: list[Operand]) -> str:
         return f"The {word} figure is {r.values[0]}'s {cite}."
     if op == "labels":
         return f"{', '.join(str(v) for v in r.values)} {cite}."
-    if op == "count":
+    if op in ("count", "streak"):
         return f"{fmt(float(r.values[0]))} {cite}."
+    if op == "exceeds" and len(operands) == 2:
+        a, b = operands
+        return (f"{str(r.values[0]).capitalize()}: {a.label} is {fmt(a.value)} [{a.n}], "
+                f"{b.label} {fmt(b.value)} [{b.n}].")
     if op == "each":
         return "; ".join(f"{o.label}: {fmt(o.value)} [{o.n}]" for o in operands) + "."
     return ""

@@ -55,6 +55,18 @@ def table_kind(col_years: Sequence[int | None]) -> str:
 
 # a table is a report (line items x periods) when at least this many of its columns name a year
 REPORT_PERIOD_COLUMNS = 2
+# the scales of a report's amounts ("$'000", "(in millions)"); a list's figures state none
+REPORT_SCALES = frozenset({"thousand", "million", "billion"})
+
+
+def part_kind(kind: str, scales: Sequence[str]) -> str:
+    """The part of the model (`Model.kinds`) that ranks a table's candidates: its kind
+    (`table_kind`), except that a table whose cells carry a report's scale (thousands,
+    millions, billions) is ranked as a report whatever its columns. A statement of line items
+    whose columns are not periods ("Current $'000 | Non-current $'000") is a report, not a
+    list of entities; the list part was fitted on lists (WikiTableQuestions'), which state no
+    such scale. The features keep the table's kind: this picks the part, not the features."""
+    return "report" if kind == "list" and any(s in REPORT_SCALES for s in scales) else kind
 
 
 def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
@@ -70,7 +82,7 @@ def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
         phi_op[f"op={key}:w={w}"] = 1.0
     phi: dict[str, float] = {f"arg:{op}:shape={c.shape}": 1.0}
     # operand facts whose fit to a question its words tell: operand order, and a period's
-    # year stated in place of its label (`language.CONVENTIONS["year"]`)
+    # year stated in place of its label (`language.CONVENTIONS["as year"]`)
     order = [k for k in ("first_later", "first_earlier", "first_mentioned_first",
                          "first_mentioned_last", "year") if c.features.get(k)]
     for w in grams:
@@ -104,7 +116,15 @@ def op_key(c: Candidate) -> str:
 
 @dataclass(frozen=True)
 class Model:
-    """Fitted weights and the abstention threshold fitted with them."""
+    """Fitted weights and the abstention threshold fitted with them; with `kinds`, another
+    ranker, calibrator and threshold for the candidates over tables of a kind (`table_kind`).
+
+    Report tables (line items x periods, TAT-QA's) and list tables (one row per entity,
+    WikiTableQuestions') ask different things of a ranker and score differently: a threshold
+    fitted on the two pooled sits where report tables keep their precision and answers almost
+    no list question. So a kind may carry its own part, fitted on its own training questions
+    (`hyrag bench fit --kind list`), while the top-level weights stay what they were fitted on
+    (report tables: TAT-QA) and answer for every kind without a part of its own."""
 
     weights: dict[str, float]
     min_confidence: float
@@ -112,6 +132,12 @@ class Model:
     # the calibrator: logistic weights over `calibration_features` of the best candidate,
     # fitted on out-of-fold predictions (`hyrag.bench.fit`); empty: the probability itself
     calibrator: dict[str, float] = field(default_factory=dict)
+    # table kind -> the model for candidates over tables of that kind (no `kinds` of its own)
+    kinds: dict[str, Model] = field(default_factory=dict)
+
+    def for_kind(self, kind: str) -> Model:
+        """The part that ranks, calibrates and thresholds candidates over a `kind` table."""
+        return self.kinds.get(kind, self)
 
     def confidence(self, probs: list[float], best: tuple[dict, dict], op: str,
                    parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0) -> float:
@@ -128,44 +154,60 @@ class Model:
         w = self.weights
         return sum(w.get(k, 0.0) * v for k, v in phi.items())
 
-    def probabilities(self, keys: list[str], phis: list[tuple[dict, dict]]) -> list[float]:
+    def probabilities(self, keys: list[str], phis: list[tuple[dict, dict]],
+                      kinds: Sequence[str] = ()) -> list[float]:
         """P(candidate) = P(operator | question) x P(operands | operator): a softmax over the
         operators present, then one over each operator's candidates, so an operator with many
         candidate operand sets is not favoured for having many."""
-        return [a * b for a, b in self.parts(keys, phis)]
+        return [a * b for a, b in self.parts(keys, phis, kinds)]
 
-    def parts(self, keys: list[str], phis: list[tuple[dict, dict]]
+    def parts(self, keys: list[str], phis: list[tuple[dict, dict]], kinds: Sequence[str] = ()
               ) -> list[tuple[float, float]]:
-        """(P(operator | question), P(operands | operator)) of each candidate."""
-        return factored(keys, [self.score(a) for a, _ in phis],
-                        [self.score(b) for _, b in phis])
+        """(P(operator | question), P(operands | operator)) of each candidate; `kinds` (each
+        candidate's table kind, when given) picks the part that scores it (`for_kind`)."""
+        ms = [self.for_kind(k) for k in kinds] if kinds else [self] * len(phis)
+        return factored(keys, [m.score(a) for m, (a, _) in zip(ms, phis, strict=True)],
+                        [m.score(b) for m, (_, b) in zip(ms, phis, strict=True)])
 
-    def best_first(self, keys: list[str], phis: list[tuple[dict, dict]]
-                   ) -> list[tuple[int, tuple[float, float]]]:
+    def best_first(self, keys: list[str], phis: list[tuple[dict, dict]],
+                   kinds: Sequence[str] = ()) -> list[tuple[int, tuple[float, float]]]:
         """(candidate index, (P(operator), P(operands | operator))), best first: the likeliest
         operator, then within it the likeliest operands. Decoding in two steps rather than by
         the joint probability keeps an operator with many plausible operand sets (a ratio:
         which two of twelve cells?) from losing to one with few (a lookup) for spreading its
         mass; measured on the held-out halves of TAT-QA dev it picks the right program more
         often."""
-        parts = self.parts(keys, phis)
+        parts = self.parts(keys, phis, kinds)
         order = sorted(range(len(parts)), key=lambda i: (-parts[i][0], -parts[i][1], i))
         return [(i, parts[i]) for i in order]
 
     @staticmethod
     def load(path: Path = WEIGHTS_FILE) -> Model:
-        d = json.loads(path.read_text(encoding="utf-8"))
-        return Model(dict(d["weights"]), float(d["min_confidence"]), dict(d.get("meta", {})),
-                     dict(d.get("calibrator", {})))
+        return Model.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
-    def save(self, path: Path) -> None:
-        """Write the model; weights smaller than `WEIGHT_FLOOR` are dropped and the rest kept
-        to four decimals (a ranker's scores do not move at that precision; the file halves)."""
+    @staticmethod
+    def from_dict(d: dict) -> Model:
+        return Model(dict(d["weights"]), float(d["min_confidence"]), dict(d.get("meta", {})),
+                     dict(d.get("calibrator", {})),
+                     {k: Model.from_dict(v) for k, v in d.get("kinds", {}).items()})
+
+    def to_dict(self) -> dict:
+        """The JSON form `save` writes: weights smaller than `WEIGHT_FLOOR` are dropped and
+        the rest kept to four decimals (a ranker's scores do not move at that precision; the
+        file halves)."""
         kept = {k: round(v, 4) for k, v in sorted(self.weights.items())
                 if abs(v) >= WEIGHT_FLOOR}
-        path.write_text(json.dumps({"meta": self.meta, "min_confidence": self.min_confidence,
-                                    "calibrator": self.calibrator, "weights": kept},
-                                   indent=0, sort_keys=False) + "\n", encoding="utf-8")
+        d: dict = {"meta": self.meta, "min_confidence": self.min_confidence,
+                   "calibrator": self.calibrator}
+        if self.kinds:
+            d["kinds"] = {k: m.to_dict() for k, m in sorted(self.kinds.items())}
+        d["weights"] = kept
+        return d
+
+    def save(self, path: Path) -> None:
+        """Write the model (`to_dict`)."""
+        path.write_text(json.dumps(self.to_dict(), indent=0, sort_keys=False) + "\n",
+                        encoding="utf-8")
 
 
 _CALIBRATED = ("arg:min_label_cov", "arg:mean_question_cov", "arg:min_fuzzy",

@@ -1,0 +1,96 @@
+"""Per-kind parts of the ranker (`score.Model.kinds`): report tables and list tables are
+ranked, calibrated and thresholded by the part fitted for their kind, the rest of the model
+kept as it was; and the engine's `program_first_kinds` routing, through `kb.ingest(path)` and
+`kb.ask`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hyrag.answer.programs.score import Model
+from hyrag.settings import Settings, SettingsError
+from tests.answer.conftest import csv_kb
+
+ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
+1,Alma Torvik,Fjord SC,5,9,1998
+2,Bram Ostler,Lakeside,3,7,2002
+3,Cleo Marchetti,Alpina,3,6,2006
+4,Dario Kent,Lakeside,1,4,2010
+5,Esme Valdez,Sierra Norte,0,2,2014
+"""
+COUNT = {"op=count/equal/count": 5.0, "arg:val_exact": 2.0}
+QUESTION = "How many skaters skate for Lakeside?"
+
+
+def test_a_kind_part_scores_its_candidates_and_round_trips(tmp_path: Path) -> None:
+    part = Model({"arg:x": 2.0}, 0.3, {"fitted_on": "lists"}, {"bias": 1.0})
+    m = Model({"arg:x": -1.0, "arg:tiny": 1e-5}, 0.9, {}, {"bias": -1.0}, {"list": part})
+    assert m.for_kind("list") is part and m.for_kind("report") is m
+    keys, phis = ["a", "a"], [({}, {"arg:x": 1.0}), ({}, {})]
+    # the same two candidates, ranked by the report part and by the list part
+    assert [i for i, _ in m.best_first(keys, phis, ["report", "report"])] == [1, 0]
+    assert [i for i, _ in m.best_first(keys, phis, ["list", "list"])] == [0, 1]
+    m.save(tmp_path / "w.json")
+    back = Model.load(tmp_path / "w.json")
+    assert back.kinds["list"] == part and back.min_confidence == 0.9
+    assert "arg:tiny" not in back.weights  # pruned below the floor, as before
+
+
+def test_a_model_without_parts_is_written_as_before(tmp_path: Path) -> None:
+    Model({"arg:x": 1.0}, 0.5, {}).save(tmp_path / "w.json")
+    assert "kinds" not in (tmp_path / "w.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("top", "lists", "answered"), [(1.0, 0.0, True), (0.0, 1.0, False)])
+def test_the_threshold_of_the_tables_kind_decides(tmp_path: Path, top: float, lists: float,
+                                                  answered: bool) -> None:
+    """A roster is a list table: its questions are answered at the list part's threshold,
+    whatever the report tables' one is."""
+    weights = tmp_path / "w.json"
+    Model(COUNT, top, {}, {}, {"list": Model(COUNT, lists, {})}).save(weights)
+    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights))
+    with csv_kb(tmp_path, "roster.csv", ROSTER, s) as kb:
+        a = kb.ask(QUESTION)
+    if answered:
+        assert a.decision == "answer" and a.values == (2.0,), a.text
+        assert a.program["table_kind"] == "list"
+        assert a.verification["verdict"] == "pass"
+    else:
+        assert a.decision != "answer" or a.program.get("kind") != "program"
+
+
+def test_program_first_kinds_answer_with_a_confident_program_before_the_readers(
+        tmp_path: Path) -> None:
+    weights = tmp_path / "w.json"
+    Model(COUNT, 1.0, {}, {}, {"list": Model(COUNT, 0.0, {})}).save(weights)
+    got = {}
+    for kinds in ((), ("list",)):
+        s = Settings(answer_use_search=False, program_weights=str(weights),
+                     program_first_kinds=kinds)
+        folder = tmp_path / ("first" if kinds else "after")
+        folder.mkdir()
+        with csv_kb(folder, "roster.csv", ROSTER, s) as kb:
+            got[kinds] = kb.ask(QUESTION)
+    first = got[("list",)]
+    assert first.decision == "answer" and first.values == (2.0,)
+    assert first.program["kind"] == "program"
+    assert first.verification["program_first"] == {"table_kind": "list"}
+    assert "program_first" not in got[()].verification
+
+
+def test_program_first_kinds_is_a_checked_setting() -> None:
+    with pytest.raises(SettingsError, match="program_first_kinds"):
+        Settings(program_first_kinds=("lists",))
+
+
+def test_a_table_stating_a_reports_scale_is_ranked_by_the_report_part() -> None:
+    """"Current $'000 | Non-current $'000" names no period, yet it is a statement of line
+    items, not a list of entities: its cells' scale sends it to the report part (the list
+    part was fitted on lists, which state no such scale); a percent is no report's scale."""
+    from hyrag.answer.programs.score import part_kind
+
+    assert part_kind("list", ["", "thousand", "thousand"]) == "report"
+    assert part_kind("list", ["", "percent"]) == "list"
+    assert part_kind("report", [""]) == "report"
