@@ -85,8 +85,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the shipped file; the out-of-fold calibration is fitted with the "
                         "same pruning)")
     p.add_argument("--base", default=None,
-                   help="with --kind: the model whose other parts are kept (default: the "
-                        "shipped weights.json)")
+                   help="the model whose other parts are kept: with --kind, all but that "
+                        "kind's; without, its parts per kind (default: the shipped "
+                        "weights.json)")
 
 
 def _kb(doc: dict, i: int, cache: Path):
@@ -526,7 +527,13 @@ def run(args: argparse.Namespace) -> int:
                 "precision_target": args.precision,
                 "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
         out = Path(args.out)
-        Model(weights, t, meta, cal).save(out)
-        print(f"wrote {out} ({len(weights)} weights; threshold {t:.3f})"
+        # the parts fitted per table kind (`--kind`) are kept from --base: refitting the
+        # report tables' ranker leaves the list tables' one as it was
+        base_path = Path(args.base) if args.base else WEIGHTS_FILE
+        kinds = Model.load(base_path).kinds if base_path.exists() else {}
+        Model(weights, t, meta, cal, kinds).save(out)
+        print(f"wrote {out} ({len(weights)} weights; threshold {t:.3f}"
+              + (f"; the parts for {', '.join(sorted(kinds))} tables as in {base_path}"
+                 if kinds else "") + ")"
               + (" — the shipped file" if out.resolve() == WEIGHTS_FILE.resolve() else ""))
     return 0

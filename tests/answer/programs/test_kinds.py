@@ -94,3 +94,33 @@ def test_a_table_stating_a_reports_scale_is_ranked_by_the_report_part() -> None:
     assert part_kind("list", ["", "thousand", "thousand"]) == "report"
     assert part_kind("list", ["", "percent"]) == "list"
     assert part_kind("report", [""]) == "report"
+
+
+def test_refitting_the_shared_ranker_keeps_the_parts_per_kind(tmp_path: Path) -> None:
+    """`hyrag bench fit` without --kind refits the report tables' ranker (the model's own
+    weights) and keeps the list tables' part of --base as it was: shipping a TAT-QA refit must
+    not drop the part fitted on WTQ."""
+    import gzip
+    import json
+
+    from hyrag.cli import main
+
+    def group(doc: int, right: int) -> dict:
+        phi = [({"op=lookup/plain": 1.0}, {"arg:a": 1.0}), ({"op=lookup/plain": 1.0},
+                                                            {"arg:b": 1.0})]
+        return {"doc": doc, "uid": str(doc), "from": "table", "phi": phi,
+                "answers": ["1@", "2@"], "keys": ["lookup/plain"] * 2,
+                "y": [int(right == 0), int(right == 1)]}
+
+    collected = tmp_path / "c.json.gz"
+    with gzip.open(collected, "wt", encoding="utf-8") as f:
+        json.dump([[group(d, d % 3 == 0) for d in range(12)], []], f)
+    part = Model({"arg:x": 2.0}, 0.3, {"fitted_on": "lists"}, {"bias": 1.0})
+    base = tmp_path / "base.json"
+    Model({"arg:old": 1.0}, 0.9, {}, {}, {"list": part}).save(base)
+    out = tmp_path / "w.json"
+    assert main(["bench", "fit", "--tatqa", "unused.json", "--train", "all", "--collected",
+                 str(collected), "--base", str(base), "--out", str(out), "--steps", "20"]) == 0
+    fitted = Model.load(out)
+    assert fitted.kinds["list"] == Model.load(base).kinds["list"]
+    assert "arg:old" not in fitted.weights and fitted.weights  # the shared ranker is refitted
