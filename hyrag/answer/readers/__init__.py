@@ -17,14 +17,10 @@ those of every other answer:
 1b. `tableqa_stated` — a percentage change the table states in a change column for the line
    and the periods asked ("Change %" beside "2019" and "2018"): quoted, not recomputed; and
    `common_size` — "the percentage of sales represented by X" in a table whose every line
-   is a percentage of sales: the line-item question about X, in percent; `tableqa_changes` —
-   a sum, mean or difference of a line's year-on-year changes where the table states only
-   those ("Change between 2019 and 2018 | 2018 and 2017").
+   is a percentage of sales: the line-item question about X, in percent.
 2. `tableqa` — a row-label (line-item) question the parser could not map; asked even after a
    direct answer when the question asks "in which year", since a figure is no answer to it.
    A line-item question it declines stays declined.
-2b. `tableqa_due` — "the total <kind of instrument> due by <date>": the lines whose stated
-   maturity falls by then, added up.
 3. `tableqa_pair` — a difference, change or sum of two cells the question names by row and
    column words (one row and two of its columns, or two rows of one column). It runs even
    where the line-item reader declined: that reader reads a line across periods, and two
@@ -130,17 +126,9 @@ def _read(question: str, con, *, parsed: ParsedQuestion, direct: bool,
 
         tq = tableqa_stated.resolve(question, con) or tableqa_stated.common_size(
             question, con)
-        if tq is None:
-            from hyrag.answer.readers import tableqa_changes
-
-            tq = tableqa_changes.resolve(question, con)
     if tq is None and not spans_owned:
         tq, owned = (None, False) if cells_direct and not year_q else \
             tableqa.read_line_item(question, con)
-    if tq is None and not spans_owned:
-        from hyrag.answer.readers import tableqa_due
-
-        tq = tableqa_due.resolve(question, con)
     if tq is None and not spans_owned:
         from hyrag.answer.readers import tableqa_pair
 
