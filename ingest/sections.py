@@ -41,6 +41,9 @@ _STATISTIC = re.compile(
     r"range|skewness|kurtosis|(?:\d{1,2}(?:st|nd|rd|th)\s+)?percentile)\s*:?\s*$",
     re.I)
 _LETTER = re.compile(r"[^\W\d_]{2,}")
+# a year alone on its line, closed by a colon ("2019:"): a heading of the rows beneath it, as
+# "Fiscal 2019" is. A bare "2019" without the colon stays a period line, not a heading
+_YEAR_LINE = re.compile(r"(?:19|20)\d{2}:")
 
 
 def _blank(v: Cell) -> bool:
@@ -55,8 +58,10 @@ def heading_label(row: Sequence[Cell]) -> str | None:
     if len(row) < 2 or not isinstance(row[0], str) or any(not _blank(v) for v in row[1:]):
         return None
     text = " ".join(row[0].split())
+    if _YEAR_LINE.fullmatch(text):
+        return text  # "2019:" over the quarters beneath it: the period they are read in
     if not _LETTER.search(text) or re.fullmatch(r"\(.*\)", text):
-        return None  # "2019", "(In thousands)": a caption or a period line, not a heading
+        return None  # "(In thousands)", "12.5": a caption or a stray figure, not a heading
     if scale_declaration(text)[0] and len(text.split()) <= 4:
         return None  # "$ in millions", "(USD thousands)": the table's scale, not a section
     return text

@@ -193,6 +193,8 @@ def _period(text: str) -> str | None:
         tk = parse_time_key(text)
         if tk is None and _AS_AT.match(text):
             tk = parse_time_key(_AS_AT.sub("", text).strip(" :"))
+        if tk is None and text.endswith(":"):
+            tk = parse_time_key(text.rstrip(" :"))  # a heading's colon: "2019:", "Fiscal 2019:"
     except ValueError:
         return None
     return tk.key if tk is not None else None

@@ -49,6 +49,16 @@ def test_a_section_row_heads_the_rows_beneath(model) -> None:
     assert m.cell(("Construction",), ("Employment at end of June",)) is None
 
 
+def test_a_year_closed_by_a_colon_heads_the_rows_it_dates(model) -> None:
+    """"2019:" alone on its line over quarters' prices: a section heading whose period the
+    rows beneath are read in (a bare year line stays a period line, not a heading)."""
+    m = model("prices.csv", ",High,Low\n2019:,,\nFourth Quarter,$11.44,$9.47\n"
+              "Third Quarter,$14.96,$10.26\n2018:,,\nFourth Quarter,$12.00,$9.00\n")
+    c = at(m, "C6")
+    assert (c.row_path, c.period, c.value) == (("2018:", "Fourth Quarter"), "2018", 9.0)
+    assert at(m, "C3").period == "2019" and at(m, "A2").row_kind == "heading"
+
+
 def test_nested_headings_stack_in_the_row_path(model) -> None:
     m = model("balance.csv", ",2019,2018\nAssets,,\nCurrent:,,\nCash,10,8\nReceivables,5,4\n"
               "Non-current:,,\nProperty,30,28\n")

@@ -97,7 +97,8 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     for ti in _named_tables(q, tabs):
         cands = enumerate_programs(q, ti)
         kind = table_kind(ti.col_year)
-        part = part_kind(kind, ti.model.arrays.scale)
+        part = part_kind(kind, ti.model.arrays.scale, any(
+            r.kind == "heading" and r.period for r in ti.model.rows))
         have = {c.program for c in cands}
         cands += [proposed(q, ti, p) for p in proposals
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]

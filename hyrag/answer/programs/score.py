@@ -59,14 +59,17 @@ REPORT_PERIOD_COLUMNS = 2
 REPORT_SCALES = frozenset({"thousand", "million", "billion"})
 
 
-def part_kind(kind: str, scales: Sequence[str]) -> str:
+def part_kind(kind: str, scales: Sequence[str], period_headings: bool = False) -> str:
     """The part of the model (`Model.kinds`) that ranks a table's candidates: its kind
     (`table_kind`), except that a table whose cells carry a report's scale (thousands,
     millions, billions) is ranked as a report whatever its columns. A statement of line items
     whose columns are not periods ("Current $'000 | Non-current $'000") is a report, not a
     list of entities; the list part was fitted on lists (WikiTableQuestions'), which state no
-    such scale. The features keep the table's kind: this picks the part, not the features."""
-    return "report" if kind == "list" and any(s in REPORT_SCALES for s in scales) else kind
+    such scale. So is a table whose periods head sections of rows ("2019:" over its quarters,
+    "Year ended 30 June 2019" over its lines: `period_headings`): its periods are in its rows.
+    The features keep the table's kind: this picks the part, not the features."""
+    return "report" if kind == "list" and (
+        period_headings or any(s in REPORT_SCALES for s in scales)) else kind
 
 
 def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],

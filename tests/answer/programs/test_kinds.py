@@ -94,6 +94,8 @@ def test_a_table_stating_a_reports_scale_is_ranked_by_the_report_part() -> None:
     assert part_kind("list", ["", "thousand", "thousand"]) == "report"
     assert part_kind("list", ["", "percent"]) == "list"
     assert part_kind("report", [""]) == "report"
+    # periods heading sections of rows ("2019:" over its quarters): a report's periods
+    assert part_kind("list", ["", ""], period_headings=True) == "report"
 
 
 def test_refitting_the_shared_ranker_keeps_the_parts_per_kind(tmp_path: Path) -> None:
