@@ -503,3 +503,19 @@ def test_a_section_heading_narrows_the_rows(tmp_path_factory: pytest.TempPathFac
                             "carryforwards?") is None
     finally:
         kb.close()
+
+
+def test_the_first_of_rows_no_condition_leaves_is_no_crash(tmp_path) -> None:
+    """"The first 3/8 bolt size": the reader's first/last operator finds no row passing its
+    condition and declines (an IndexError before, which the engine reported as an error);
+    the question is answered by the row the value names."""
+    from tests.answer.conftest import csv_kb
+
+    text = ('"Bolt size (in)","Minor diameter (in)","Threads per inch","Pitch (in)","Drill"\n'
+            '"1/4","0.1860","20","0.0500","Letter Drill F (6.5 mm)"\n'
+            '"5/16","0.2414","18","0.0556","Letter Drill O (8.0 mm)"\n'
+            '"3/8","0.2950","16","0.0625","Letter Drill U (9.5 mm)"\n'
+            '"7/16","0.3460","14","0.0714","Drill 25/64 (10.0 mm)"\n')
+    with csv_kb(tmp_path, "bolts.csv", text) as kb:
+        a = kb.ask("what is the minor diameter of the first 3/8 bolt size (in)?")
+    assert a.decision == "answer" and a.values == (0.295,), a.text

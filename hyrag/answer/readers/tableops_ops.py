@@ -425,6 +425,8 @@ def op_first_last(r: Reading, g: Grid) -> Result | None:
         order = sorted(rows, key=lambda i: g.text[i][acol].lower())
     else:
         order = _by_time(r, g, rows)
+    if not order:
+        return None  # a condition no row passes: no first or last of them
     row = order[-1] if last else order[0]
     return Result("last" if last else "first", [g.text[row][acol]], [(row, acol)])
 
