@@ -226,6 +226,15 @@ class CellLink:
         return self.cover + float(self.exact) + 0.5 * self.fuzzy + 0.02 * min(len(self.text), 20)
 
 
+def names_table(q: Question, ti: TableIndex) -> bool:
+    """Whether the question names anything in the table: one of its content words is a word of
+    a row's label or section, of a column's header, or of a cell. A program over a table the
+    question names nothing of is not about what was asked, however well its operator fits the
+    question's shape ("How many registered nurses ...?" is no count of a sales table's orders
+    in 2024): the relevance the Warrant gate requires of every route, before any candidate."""
+    return any(w in ti.idf or w in ti.value_words for w in q.words)
+
+
 def link_cells(q: Question, ti: TableIndex) -> list[CellLink]:
     """The cell values the question names, best first (at most `LINK_TOP_VALUES`): any cell,
     text or figure, whose words the question mostly holds."""

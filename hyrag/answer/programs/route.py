@@ -26,7 +26,7 @@ from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs, proposed
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.language import Program
-from hyrag.answer.programs.link import Question, link_columns, link_rows
+from hyrag.answer.programs.link import Question, link_columns, link_rows, names_table
 from hyrag.answer.programs.score import (
     Model,
     agreement,
@@ -95,6 +95,8 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     memo: dict = {}  # cells read, shared by the question's candidates
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
+        if not names_table(q, ti):
+            continue
         cands = enumerate_programs(q, ti)
         kind = table_kind(ti.col_year)
         part = part_kind(kind, ti.model.arrays.scale, any(

@@ -96,3 +96,28 @@ def test_fallback_asks_the_programs_only_where_no_reader_answers(
     assert got.program["kind"] == "program" and got.program["operation"] == "average"
     for a in (answers["readers"][1], answers["fallback"][1]):
         assert a.values == (120.0,) and a.program["kind"] == "table_reader"
+
+
+ORDERS = """order_id,order_date,region,units
+SO-1,2024-01-03,North,4
+SO-2,2024-01-09,South,2
+SO-3,2024-02-14,North,7
+SO-4,2024-03-01,West,1
+"""
+
+
+def test_a_table_the_question_names_nothing_of_gets_no_program(tmp_path: Path) -> None:
+    """"How many registered nurses did Riverside Clinic employ in 2024?" over a table of
+    orders: counting the orders of 2024 fits the question's shape, not what it asks. Even with
+    no abstention threshold the program route offers nothing, and the question stays a gap."""
+    from hyrag.answer.programs.route import rank
+    from tests.answer.conftest import csv_kb
+
+    s = Settings(answer_use_search=False, answer_core="programs", program_min_confidence=0.0)
+    with csv_kb(tmp_path, "orders.csv", ORDERS, s) as kb:
+        question = "How many registered nurses did Riverside Clinic employ in 2024?"
+        assert rank(question, kb.store.con) == []
+        a = kb.ask(question)
+        assert a.decision != "answer" and (a.program or {}).get("kind") != "program", a.text
+        # a question naming the table's own words is still read
+        assert kb.ask("How many orders were in the North region?").values == (2.0,)
