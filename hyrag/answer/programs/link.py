@@ -228,11 +228,29 @@ class CellLink:
 
 def names_table(q: Question, ti: TableIndex) -> bool:
     """Whether the question names anything in the table: one of its content words is a word of
-    a row's label or section, of a column's header, or of a cell. A program over a table the
+    its name, of a row's label or section, of a column's header, or of a cell. A program over a
+    table the
     question names nothing of is not about what was asked, however well its operator fits the
     question's shape ("How many registered nurses ...?" is no count of a sales table's orders
     in 2024): the relevance the Warrant gate requires of every route, before any candidate."""
-    return any(w in ti.idf or w in ti.value_words for w in q.words)
+    name = set(content(ti.model.name.replace("_", " ")))
+
+    def said(w: str) -> bool:
+        return w in ti.idf or w in ti.value_words or w in name
+
+    if any(said(w) for w in q.words):
+        return True
+    # the light stemmer leaves a word and its inflection apart ("weighs" / "Weight",
+    # "locomotive" / "locomotives"): one written as the start of the other names it too
+    long = [w for w in q.words if len(w) >= NAMES_PREFIX_MIN]
+    if any(said(w[:k]) for w in long for k in range(NAMES_PREFIX_MIN, len(w))):
+        return True
+    return any(t.startswith(w) for vocab in (ti.idf, ti.value_words, name) for t in vocab
+               for w in long)
+
+
+# the shortest start of a word that `names_table` takes for the word ("weigh" for "weight")
+NAMES_PREFIX_MIN = 4
 
 
 def link_cells(q: Question, ti: TableIndex) -> list[CellLink]:
