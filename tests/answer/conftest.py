@@ -25,6 +25,28 @@ def csv_kb(folder: Path, name: str, text: str, settings: Settings = SETTINGS):
     return kb
 
 
+# a list table (one row per skater), read by the list-table program tests
+ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
+1,Alma Torvik,Fjord SC,5,9,1998
+2,Bram Ostler,Lakeside,3,7,2002
+3,Cleo Marchetti,Alpina,3,6,2006
+4,Dario Kent,Lakeside,1,4,2010
+5,Esme Valdez,Sierra Norte,0,2,2014
+"""
+
+
+def fixed_ranker(folder: Path, weights: dict[str, float]) -> Settings:
+    """Settings asking the program route alone, ranked by `weights` (saved in `folder`) with
+    no abstention threshold: a test fixes which candidate wins, the fitted ranker's choice
+    among them being no part of what it checks."""
+    from hyrag.answer.programs.score import Model
+
+    path = Path(folder) / "w.json"
+    Model(weights, 0.0, {}).save(path)
+    return Settings(answer_use_search=False, answer_core="programs", program_weights=str(path),
+                    program_min_confidence=0.0)
+
+
 @pytest.fixture(scope="session")
 def answer_kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("kb") / "answers"

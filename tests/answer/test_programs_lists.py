@@ -17,16 +17,7 @@ from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.link import Question, link_cells
 from hyrag.answer.programs.score import Model
 from hyrag.answer.programs.tables import tables
-from hyrag.settings import Settings
-from tests.answer.conftest import csv_kb
-
-ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
-1,Alma Torvik,Fjord SC,5,9,1998
-2,Bram Ostler,Lakeside,3,7,2002
-3,Cleo Marchetti,Alpina,3,6,2006
-4,Dario Kent,Lakeside,1,4,2010
-5,Esme Valdez,Sierra Norte,0,2,2014
-"""
+from tests.answer.conftest import ROSTER, csv_kb, fixed_ranker
 
 
 @pytest.fixture(scope="module")
@@ -157,10 +148,7 @@ def test_route_commits_a_count(kb, tmp_path: Path) -> None:
 def test_a_count_of_text_cells_is_answered_and_verified(tmp_path: Path) -> None:
     # the counted cells ("Lakeside" twice) hold no figure: the count's derivation cites them as
     # items, and the ReverseVerifier checks they are committed claims, not numbers
-    weights = tmp_path / "w.json"
-    Model({"op=count/equal/count": 5.0, "arg:val_exact": 2.0}, 0.0, {}).save(weights)
-    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights),
-                 program_min_confidence=0.0)
+    s = fixed_ranker(tmp_path, {"op=count/equal/count": 5.0, "arg:val_exact": 2.0})
     with csv_kb(tmp_path, "roster.csv", ROSTER, s) as k:
         a = k.ask("How many skaters skate for Lakeside?")
     assert a.decision == "answer", (a.text, a.verification)

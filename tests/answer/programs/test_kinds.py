@@ -11,15 +11,8 @@ import pytest
 
 from hyrag.answer.programs.score import Model
 from hyrag.settings import Settings, SettingsError
-from tests.answer.conftest import csv_kb
+from tests.answer.conftest import ROSTER, csv_kb
 
-ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
-1,Alma Torvik,Fjord SC,5,9,1998
-2,Bram Ostler,Lakeside,3,7,2002
-3,Cleo Marchetti,Alpina,3,6,2006
-4,Dario Kent,Lakeside,1,4,2010
-5,Esme Valdez,Sierra Norte,0,2,2014
-"""
 COUNT = {"op=count/equal/count": 5.0, "arg:val_exact": 2.0}
 QUESTION = "How many skaters skate for Lakeside?"
 

@@ -13,10 +13,8 @@ import pytest
 from hyrag.answer.programs.execute import run
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.lexicon import time_bounds
-from hyrag.answer.programs.score import Model
 from hyrag.answer.programs.tables import tables
-from hyrag.settings import Settings
-from tests.answer.conftest import csv_kb
+from tests.answer.conftest import csv_kb, fixed_ranker
 
 PLAYERS = """Name,Position,Club,Goals,Signed
 Ana Ruiz,Forward,Montreal Impact,12,12 March 2004
@@ -30,11 +28,7 @@ Ed Vale,Defender,Columbus Crew,5,3 April 2004
 def _ask(tmp_path: Path, question: str, weights: dict[str, float]):
     """`question` through the program route, with a ranker whose weights pick the program
     under test (the choice among candidates is the fitted ranker's; here it is fixed)."""
-    path = tmp_path / "w.json"
-    Model(weights, 0.0, {}).save(path)
-    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(path),
-                 program_min_confidence=0.0)
-    with csv_kb(tmp_path, "players.csv", PLAYERS, s) as kb:
+    with csv_kb(tmp_path, "players.csv", PLAYERS, fixed_ranker(tmp_path, weights)) as kb:
         return kb.ask(question)
 
 
@@ -118,10 +112,7 @@ def test_the_longest_run_of_consecutive_rows(tmp_path: Path) -> None:
     """"How many consecutive games were played at home?": the longest run of rows whose venue
     is Home — four (17 September to 8 October), not the five home games in all; the count
     cites that run's cells."""
-    path = tmp_path / "w.json"
-    Model({"op=streak/equal/streak": 10.0, "arg:val_exact": 2.0}, 0.0, {}).save(path)
-    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(path),
-                 program_min_confidence=0.0)
+    s = fixed_ranker(tmp_path, {"op=streak/equal/streak": 10.0, "arg:val_exact": 2.0})
     with csv_kb(tmp_path, "games.csv", GAMES, s) as kb:
         a = kb.ask("How many consecutive games were played at home?")
     _checked(a, "streak")
