@@ -66,6 +66,16 @@ def token_spans(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((m.start(), m.end(), stem(m.group(0))) for m in _TOKEN.finditer(low))
 
 
+# a word or a number as a text writes it ("85,269" is one number, not "85" and "269")
+_WRITTEN = re.compile(r"[a-z]+|\d+(?:[,.]\d+)*")
+
+
+def written(text: str) -> tuple[str, ...]:
+    """The words and numbers of a text as it writes them, lower-cased and not stemmed, a
+    grouped number as one: what a question says, to be found inside cells (`lists`)."""
+    return tuple(_WRITTEN.findall(text.lower()))
+
+
 def content(text: str) -> tuple[str, ...]:
     """Tokens that can name something in a table: no function words, no bare years."""
     return tuple(t for t in tokens(text) if t not in STOP and not _YEAR.fullmatch(t))

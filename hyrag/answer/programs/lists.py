@@ -45,13 +45,20 @@ number of candidates is bounded by the caps below (a few hundred at most per tab
 
 from __future__ import annotations
 
-import re
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.candidates import Candidate
 from hyrag.answer.programs.execute import _PLAIN_NUMBER, leading_figure, same_text
 from hyrag.answer.programs.language import Cell, Program
-from hyrag.answer.programs.lexicon import STOP, stem, time_bounds, tokens, year_of_text
+from hyrag.answer.programs.lexicon import (
+    STOP,
+    stem,
+    time_bounds,
+    token_spans,
+    tokens,
+    written,
+    year_of_text,
+)
 from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
 
 # caps that bound the candidates per table (latency): columns looked up, numeric columns
@@ -333,24 +340,19 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     return out
 
 
-_WORD = re.compile(r"[a-z]+|\d+")
-# a word or a number as the question writes it ("85,269" is one number, not "85" and "269")
-_SAID = re.compile(r"[a-z]+|\d+(?:[,.]\d+)*")
-
-
 def _held(q: Question, ti: TableIndex, place: dict[int, int]) -> list[tuple[str, int, float]]:
     """The words the question says that cells of a column hold among other words ("1944" in
     "12 March 1944"): (the word as the cells write it, the column, the share of the data rows
     holding it), the rarest first — a cell that *is* the word is `link_cells`' value."""
     found: dict[tuple[str, int], set[int]] = {}
-    for raw in dict.fromkeys(_SAID.findall(q.lower)):
+    for raw in dict.fromkeys(written(q.text)):
         w = stem(raw)
         if w in STOP or len(raw) < 2 or not raw.isalnum():  # a grouped number is a value
             continue
         for t in ti.value_words.get(w, ()):
             if same_text(t, raw):
                 continue
-            shown = next((x for x in _WORD.findall(t) if stem(x) == w), None)
+            shown = next((t[a:b] for a, b, x in token_spans(t) if x == w), None)
             if shown is None:
                 continue
             for i, j in ti.values[t]:
