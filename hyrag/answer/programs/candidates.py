@@ -161,7 +161,7 @@ def _add(q: Question, ti: TableIndex, out: list[Candidate], op: str,
     args = tuple(Cell(ti.model.name, r.index, c.index) for r, c in pairs)
     out.append(Candidate(Program(op, args if op != "lookup" else args[:1], where), shape, feats))
     if op in ("argmax", "argmin", "labels") and shape == "row" and any(
-            not _names_bare_year(ti.model.columns[c.index].path) for _, c in pairs):
+            not _names_bare_year(ti.col_period_label[c.index]) for _, c in pairs):
         # the same answer by the periods' years alone (`CONVENTIONS["as year"]`): which one a
         # question asks for ("in which year", "which period") is the scorer's to learn
         out.append(Candidate(Program(op, args, where, year=True), shape, {**feats, "year": 1.0}))
@@ -173,10 +173,10 @@ def _add(q: Question, ti: TableIndex, out: list[Candidate], op: str,
                              {**feats, "magnitude": 1.0}))
 
 
-def _names_bare_year(path: tuple[str, ...]) -> bool:
+def _names_bare_year(label: str) -> bool:
     """Whether a column's header names its period by the year alone ("2019", not "April 28,
-    2018" or "Fiscal 2019"): its year and its label are then the same answer."""
-    label = next((lvl for lvl in reversed(path) if year_of_text(lvl)), "")
+    2018" or "Fiscal 2019"; `TableIndex.col_period_label`): its year and its label are then
+    the same answer."""
     return bool(label) and label.strip() == str(year_of_text(label))
 
 

@@ -119,7 +119,7 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
         # figure with a unit in a text column ("1,450 tonnes", "33 years", "2nd"), is still
         # the number it shows, for a difference of years or the largest one
         value = leading_figure(text)
-    period_label = next((lvl for lvl in reversed(col.path) if year_of_text(lvl)), col_label)
+    period_label = ti.col_period_label[cell.col] or col_label
     return CellValue(cell, text, value, scale, a.unit[k], ti.row_labels[cell.row],
                      col_label, col.period or row.period, period_label)
 

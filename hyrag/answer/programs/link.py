@@ -108,6 +108,8 @@ class TableIndex:
     # sits; and each of its words -> the texts that hold it
     values: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     value_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # per column, the header level that names its period ("2019" above "Amount"; "" if none)
+    col_period_label: tuple[str, ...] = ()
 
     def weight(self, words: frozenset[str]) -> float:
         return sum(self.idf.get(w, 1.0) for w in words)
@@ -124,13 +126,13 @@ def index(model: TableModel) -> TableIndex:
         sections.append(frozenset(w for lvl in r.path if lvl in headings for w in content(lvl)))
         texts.append(label.lower())
         names_of.append(label)
-    cols, cyears = [], []
+    cols, cyears, cperiods = [], [], []
     for c in model.columns:
         cols.append(frozenset(w for lvl in c.path for w in content(lvl)))
+        named = next((lvl for lvl in reversed(c.path) if year_of_text(lvl)), "")
+        cperiods.append(named)
         y = year_of_period(c.period)
-        if y is None:
-            y = next((year_of_text(lvl) for lvl in reversed(c.path) if year_of_text(lvl)), None)
-        cyears.append(y)
+        cyears.append(y if y is not None else year_of_text(named) if named else None)
     df: dict[str, int] = {}
     docs = [a | b for a, b in zip(labels, sections, strict=True)] + cols
     for d in docs:
@@ -155,7 +157,7 @@ def index(model: TableModel) -> TableIndex:
                       tuple(cyears), idf, numeric,
                       {rc: k for k, rc in enumerate(zip(a.row, a.column, strict=True))},
                       {t: tuple(v) for t, v in values.items()},
-                      {w: tuple(v) for w, v in value_words.items()})
+                      {w: tuple(v) for w, v in value_words.items()}, tuple(cperiods))
 
 
 def row_label(path: tuple[str, ...], headings: set[str]) -> str:
