@@ -9,6 +9,7 @@ candidates (`LINK_TOP_ROWS`, `LINK_TOP_COLUMNS`) is made here.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
@@ -110,6 +111,9 @@ class TableIndex:
     value_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # per column, the header level that names its period ("2019" above "Amount"; "" if none)
     col_period_label: tuple[str, ...] = ()
+    # every word the table is named by, sorted: its name's, its rows' and sections', its
+    # headers' and its cells' (`names_table`)
+    vocabulary: tuple[str, ...] = ()
 
     def weight(self, words: frozenset[str]) -> float:
         return sum(self.idf.get(w, 1.0) for w in words)
@@ -157,7 +161,9 @@ def index(model: TableModel) -> TableIndex:
                       tuple(cyears), idf, numeric,
                       {rc: k for k, rc in enumerate(zip(a.row, a.column, strict=True))},
                       {t: tuple(v) for t, v in values.items()},
-                      {w: tuple(v) for w, v in value_words.items()}, tuple(cperiods))
+                      {w: tuple(v) for w, v in value_words.items()}, tuple(cperiods),
+                      tuple(sorted(set(idf) | set(value_words)
+                                   | set(content(model.name.replace("_", " "))))))
 
 
 def row_label(path: tuple[str, ...], headings: set[str]) -> str:
@@ -230,25 +236,28 @@ class CellLink:
 
 def names_table(q: Question, ti: TableIndex) -> bool:
     """Whether the question names anything in the table: one of its content words is a word of
-    its name, of a row's label or section, of a column's header, or of a cell. A program over a
-    table the
-    question names nothing of is not about what was asked, however well its operator fits the
-    question's shape ("How many registered nurses ...?" is no count of a sales table's orders
-    in 2024): the relevance the Warrant gate requires of every route, before any candidate."""
-    name = set(content(ti.model.name.replace("_", " ")))
+    its name, of a row's label or section, of a column's header, or of a cell
+    (`TableIndex.vocabulary`). A program over a table the question names nothing of is not
+    about what was asked, however well its operator fits the question's shape ("How many
+    registered nurses ...?" is no count of a sales table's orders in 2024): the relevance the
+    Warrant gate requires of every route, before any candidate.
 
-    def said(w: str) -> bool:
-        return w in ti.idf or w in ti.value_words or w in name
+    The light stemmer leaves a word and its inflection apart ("weighs" / "Weight",
+    "locomotive" / "locomotives"): one written as the start of the other names it too."""
+    vocab = ti.vocabulary
+    for w in q.words:
+        i = bisect_left(vocab, w)
+        if i < len(vocab) and (vocab[i] == w or (
+                len(w) >= NAMES_PREFIX_MIN and vocab[i].startswith(w))):
+            return True
+        if any(_has(vocab, w[:k]) for k in range(NAMES_PREFIX_MIN, len(w))):
+            return True
+    return False
 
-    if any(said(w) for w in q.words):
-        return True
-    # the light stemmer leaves a word and its inflection apart ("weighs" / "Weight",
-    # "locomotive" / "locomotives"): one written as the start of the other names it too
-    long = [w for w in q.words if len(w) >= NAMES_PREFIX_MIN]
-    if any(said(w[:k]) for w in long for k in range(NAMES_PREFIX_MIN, len(w))):
-        return True
-    return any(t.startswith(w) for vocab in (ti.idf, ti.value_words, name) for t in vocab
-               for w in long)
+
+def _has(vocab: tuple[str, ...], w: str) -> bool:
+    i = bisect_left(vocab, w)
+    return i < len(vocab) and vocab[i] == w
 
 
 # the shortest start of a word that `names_table` takes for the word ("weigh" for "weight")

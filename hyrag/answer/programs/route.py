@@ -36,7 +36,7 @@ from hyrag.answer.programs.score import (
     part_kind,
     table_kind,
 )
-from hyrag.answer.programs.tables import tables
+from hyrag.answer.programs.tables import per_view, tables
 
 if TYPE_CHECKING:
     import duckdb
@@ -92,15 +92,14 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
     kinds: list[str] = []
     tabs = tables(con)
+    kinds_of = per_view(con, "kinds", _kinds)
     memo: dict = {}  # cells read, shared by the question's candidates
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
         if not names_table(q, ti):
             continue
         cands = enumerate_programs(q, ti)
-        kind = table_kind(ti.col_year)
-        part = part_kind(kind, ti.model.arrays.scale, any(
-            r.kind == "heading" and r.period for r in ti.model.rows))
+        kind, part = kinds_of[ti.model.name]
         have = {c.program for c in cands}
         cands += [proposed(q, ti, p) for p in proposals
                   if p not in have and {c.table for c in p.cells()} == {ti.model.name}]
@@ -121,6 +120,16 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found],
                          kinds)
     return [Ranked(*found[i], pp[0] * pp[1], pp, kinds[i]) for i, pp in order]
+
+
+def _kinds(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
+    """Per table of the view: its kind (`table_kind`, the features') and the part of the
+    ranker that scores it (`part_kind`), read once per view, not per question (the part
+    looks at every cell's scale)."""
+    return {name: (kind := table_kind(ti.col_year), part_kind(
+        kind, ti.model.arrays.scale, any(r.kind == "heading" and r.period
+                                         for r in ti.model.rows)))
+            for name, ti in tables(con).items()}
 
 
 def _named_tables(q: Question, tabs: dict) -> list:
