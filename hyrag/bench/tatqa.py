@@ -78,7 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 # -- the document as a user would load it ----------------------------------------------------
-def write_document(doc: dict, folder: Path) -> tuple[Path, Path | None]:
+def write_document(doc: dict, folder: Path, stem: str = "report") -> tuple[Path, Path | None]:
     """One TAT-QA document as an analyst would have it on disk: its table as a CSV file exactly
     as its rows are (header rows first, no cell changed), and its paragraphs, in order, as a
     text file beside it with the same stem — the report's prose, which may declare the
@@ -86,13 +86,13 @@ def write_document(doc: dict, folder: Path) -> tuple[Path, Path | None]:
     import csv
 
     folder.mkdir(parents=True, exist_ok=True)
-    table = folder / "report.csv"
+    table = folder / f"{stem}.csv"
     with table.open("w", encoding="utf-8", newline="") as fh:
         csv.writer(fh).writerows(doc["table"]["table"])
     paras = [p["text"] for p in sorted(doc["paragraphs"], key=lambda p: p["order"])]
     if not paras:
         return table, None
-    text = folder / "report.txt"
+    text = folder / f"{stem}.txt"
     text.write_text("\n\n".join(paras) + "\n", encoding="utf-8")
     return table, text
 
