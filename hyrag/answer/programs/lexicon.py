@@ -35,8 +35,11 @@ _AT_MOST = ("at most", "no more than")
 
 @functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """A light suffix stemmer: plural and verb endings, so that "expenses" meets "expense" and
-    "increased" meets "increase"; numbers are left as they are."""
+    """A light suffix stemmer: plural and verb endings, so that "costs" meets "cost" and
+    "liabilities" meets "liability"; numbers are left as they are. A word ending in "e" and its
+    inflections stay apart ("expense" -> "expense", "expenses" -> "expens"): the linker's fuzzy
+    match bridges them, and a stemmer that joined them ranked no better on the held-out halves
+    of TAT-QA dev (top-1 0.633 -> 0.636 odd, 0.665 -> 0.657 even)."""
     if word.isdigit() or len(word) <= 3:
         return word
     for suf in _SUFFIXES:
