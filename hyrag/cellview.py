@@ -37,13 +37,18 @@ def suffix_sql(vt: str, sc: str, un: str) -> str:
 
 
 def sentence_sql(table: str, entity: str, context: str, attribute: str, period: str, vt: str,
-                 suffix: str) -> str:
-    """'sales ORD-1 (region North): revenue in 2024Q1 was 1,250 USD.' from SQL expressions."""
-    return (
-        f"{table} || ' ' || coalesce(CAST({entity} AS VARCHAR), '') || "
-        f"CASE WHEN coalesce({context}, '') <> '' THEN ' (' || {context} || ')' ELSE '' END "
-        f"|| ': ' || {attribute} || {period} || ' was ' || {vt} || {suffix} || '.'"
-    )
+                 suffix: str, *, concat: bool = False) -> str:
+    """'sales ORD-1 (region North): revenue in 2024Q1 was 1,250 USD.' from SQL expressions.
+
+    `concat`: one concat() call instead of a chain of `||`, ~2.5x faster over a million rows
+    (one string built, not ten). It differs only where a part is NULL (concat skips it, `||`
+    gives NULL), so the view uses it over columns that are never NULL (`cell_claims.value_text`
+    and the column constants are NOT NULL; every other part is coalesced or a CASE with an
+    ELSE), and the stored path keeps `||`, under which a NULL part fails the NOT NULL text."""
+    parts = [table, "' '", f"coalesce(CAST({entity} AS VARCHAR), '')",
+             f"CASE WHEN coalesce({context}, '') <> '' THEN ' (' || {context} || ')' ELSE '' END",
+             "': '", attribute, period, "' was '", vt, suffix, "'.'"]
+    return f"concat({', '.join(parts)})" if concat else " || ".join(parts)
 
 
 # The columns of `claims`, in order, as `claim_rows` stores them (CONTRACT.md's columns).
@@ -65,7 +70,7 @@ def claims_view_sql() -> str:
         "k.table_name", "r.entity", "r.context", "k.attribute",
         period_sql("k.timed", "r.time_key", "r.grain"), "v.value_text",
         f"CASE WHEN k.is_numeric THEN {suffix_sql('v.value_text', 'v.scale', 'v.unit')} "
-        "ELSE '' END")
+        "ELSE '' END", concat=True)
     return f"""CREATE OR REPLACE VIEW claims AS
 SELECT {", ".join(CLAIM_COLUMNS)} FROM claim_rows
 UNION ALL
@@ -74,8 +79,8 @@ SELECT v.claim_id, k.source_id, r.item_id, 'cell', k.table_name, r.entity, k.att
     CASE WHEN k.timed THEN r.time_key END, CASE WHEN k.timed THEN r.period_start END,
     CASE WHEN k.timed THEN r.period_end END, CASE WHEN k.timed THEN r.order_key END,
     {text},
-    k.loc_head || {row} || k.loc_mid || {row} || '"}}',
-    k.file, k.sheet, k.page, v.row_num, k.header, k.letter || {row}, k.conf_base,
+    concat(k.loc_head, {row}, k.loc_mid, {row}, '"}}'),
+    k.file, k.sheet, k.page, v.row_num, k.header, concat(k.letter, {row}), k.conf_base,
     v.support, v.contradict, v.superseded, CAST(NULL AS DATE), CAST(NULL AS INTEGER)
 FROM cell_claims v
 JOIN cell_columns k ON k.tid = v.tid AND k.k = v.k
