@@ -626,7 +626,9 @@ def _insert_links(store: Store, *, joins: str, pair: str, negation_pair: str) ->
         WHERE {negation_pair}
           AND n.claim_id <> o.claim_id AND NOT n.superseded AND NOT o.superseded
           AND n.kind = 'text' AND starts_with(n.text, '[negated] ')
-          AND o.kind IN ('cell', 'text') AND NOT starts_with(o.text, '[negated] ')
+          -- a cell claim's sentence starts with its table's name, an identifier, never with
+          -- the prefix: saying so spares the claims view writing every cell's sentence
+          AND (o.kind = 'cell' OR (o.kind = 'text' AND NOT starts_with(o.text, '[negated] ')))
           AND (n.time_key IS NULL OR o.time_key IS NULL OR n.time_key = o.time_key)
         """
     )
