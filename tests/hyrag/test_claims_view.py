@@ -138,3 +138,20 @@ def test_a_store_written_before_the_view_is_refused_read_only_then_migrated(tmp_
         links = kb.sql("SELECT count(*) FROM claim_links WHERE kind = 'supersedes'").rows
         assert links == [(4,)]
     shutil.rmtree(kb_dir)
+
+
+def test_a_negated_sentence_negates_a_narrow_cell_claim(tmp_path):
+    f = tmp_path / "staff.csv"
+    f.write_text("university,headcount,year\nNorthgate University,2310,2024\n"
+                 "Crestwood College,1200,2024\n")
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(f)
+        rep = kb.ingest_text(["Northgate University does not disclose its headcount."],
+                             source="overview")
+        rows = kb.sql(
+            "SELECT a.text, b.kind, b.entity, b.attribute, b.value_num, b.cell "
+            "FROM claim_links l JOIN claims a ON a.claim_id = l.src "
+            "JOIN claims b ON b.claim_id = l.dst WHERE l.kind = 'negates'").rows
+    assert rep.links == 1
+    assert rows == [("[negated] Northgate University does not disclose its headcount.", "cell",
+                     "Northgate University", "headcount", 2310.0, "B2")]
