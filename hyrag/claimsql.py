@@ -9,11 +9,13 @@ Python and checks both paths give the same ids and text.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 
 import duckdb
 
+from hyrag.cellview import period_sql, sentence_sql, suffix_sql
 from ingest.schema import Role
 from ingest.typed import ClaimColumn, TypedTable
 
@@ -114,6 +116,66 @@ def _value_exprs(cc: ClaimColumn, t: TypedTable) -> tuple[str, str, str, str, st
     return (f"CAST({c} AS VARCHAR)", "NULL", "''", "''", "NULL")
 
 
+def narrow_ok(t: TypedTable) -> bool:
+    """Can the table's cell claims be stored narrow (`cell_claims`, the `claims` view writing
+    their sentences and locators)? Every column needs a constant header, letter and attribute
+    and every locator the fixed shape `{file[, sheet, page, table], row, column, cell}`: a
+    melted table takes them per row, a sectioned one ends some locators with the row's
+    section, and a PDF table continued across pages gives each row its page. Those, and tables
+    wider than WIDE_TABLE_COLUMNS, keep whole rows in `claim_rows`."""
+    return (_long_form_ok(t) and not t.per_row_page and not t.sectioned
+            and 0 < len(t.claim_columns) <= WIDE_TABLE_COLUMNS)
+
+
+def table_tid(source_id: str, table_name: str) -> int:
+    """The key of a table's narrow cells: a content hash of its source and name (60 bits, so
+    a BIGINT), the same in a scratch store of a distributed ingest as in the merged one."""
+    digest = hashlib.sha256(f"{source_id}|{table_name}".encode()).hexdigest()
+    return int(digest[:15], 16)
+
+
+def _insert_narrow_cell_claims(
+    con: duckdb.DuckDBPyConnection, stg: str, sha: str, source_id: str, file: str,
+    t: TypedTable, table_name: str, conf: float,
+) -> int:
+    """A plain table's cell claims as narrow rows: per cell its id and value, per column its
+    constants, per row its item, entity, context and period. The id is hashed at ingest over
+    the locator bytes `_const_cell_loc_sql` builds; the view rebuilds the same bytes from the
+    column's `loc_head` / `loc_mid` (the same strings) and the row number, and the sentence by
+    `hyrag.cellview.sentence_sql`, so ids, sentences and locators are those of a stored row."""
+    tid = table_tid(source_id, table_name)
+    time_col = t.schema.time_column
+    head = json.dumps(_loc_head(file, t), separators=(",", ":"), ensure_ascii=False)[:-1]
+    columns = []
+    selects: list[str] = []
+    for k, cc in enumerate(t.claim_columns):
+        assert cc.header is not None and cc.letter is not None and cc.attribute is not None
+        mid = ',"column":' + json.dumps(cc.header, ensure_ascii=False) + ',"cell":"' + cc.letter
+        numeric = cc.role is Role.NUMERIC
+        columns.append((tid, k, source_id, table_name, file, t.sheet, t.page, cc.header,
+                        cc.letter, cc.attribute, numeric, numeric and cc.column != time_col,
+                        head + ',"row":', mid, conf))
+        vt, vn, sc, un, vb = _value_exprs(cc, t)
+        where = f"{ident(cc.column)} IS NOT NULL"
+        if numeric:
+            where += f" AND {vt} IS NOT NULL"
+        loc = _const_cell_loc_sql(file, t, cc.header, cc.letter)
+        selects.append(
+            f"SELECT substr(sha256({lit(sha + '|cell|')} || {loc}), 1, 16), {tid}, __row, {k}, "
+            f"{vt}, {vn}, {sc}, {un}, {vb} FROM {stg} WHERE {where}")
+    con.executemany("INSERT INTO cell_columns VALUES (" + ", ".join(["?"] * 15) + ")", columns)
+    con.execute(
+        f"""INSERT INTO cell_rows SELECT {tid}, __row, __item_id, CAST(__entity AS VARCHAR),
+            CAST(__context AS VARCHAR), CAST(__time_key AS VARCHAR), CAST(__grain AS VARCHAR),
+            CAST(__period_start AS DATE), CAST(__period_end AS DATE),
+            CAST(__order_key AS DOUBLE)
+        FROM {stg}""")
+    n = con.execute(
+        "INSERT INTO cell_claims (claim_id, tid, row_num, k, value_text, value_num, scale, "
+        "unit, value_base) " + " UNION ALL ".join(selects)).fetchall()
+    return int(n[0][0]) if n else 0
+
+
 def insert_cell_claims(
     con: duckdb.DuckDBPyConnection,
     stg: str,
@@ -124,7 +186,10 @@ def insert_cell_claims(
     table_name: str,
     conf: float,
 ) -> int:
-    """One claim per non-empty claimable cell; returns how many."""
+    """One claim per non-empty claimable cell; returns how many. Narrow where the table allows
+    (`narrow_ok`), else as whole rows of `claim_rows`."""
+    if narrow_ok(t):
+        return _insert_narrow_cell_claims(con, stg, sha, source_id, file, t, table_name, conf)
     selects: list[str] = []
     time_col = t.schema.time_column
     for cc in t.claim_columns:
@@ -144,31 +209,13 @@ def insert_cell_claims(
         else:
             loc = cell_loc_sql(file, t, "__row", header, cell, row_page=t.per_row_page,
                                section="__section" if t.sectioned else None)
-        if cc.column == time_col or cc.role is not Role.NUMERIC:
-            # A period qualifies a measure; a row's category or name is not "as of" its date.
-            period = "''"
-        else:
-            period = (
-                "CASE WHEN __time_key IS NULL THEN '' WHEN __grain = 'date' "
-                "THEN ' on ' || __time_key ELSE ' in ' || __time_key END"
-            )
-        if cc.role is Role.NUMERIC:
-            suffix = (
-                f"CASE WHEN {sc} IN ('thousand', 'million', 'billion') "
-                f"AND NOT regexp_matches(lower({vt}), '(k|m|bn|b|thousand|million|billion)$') "
-                f"THEN ' ' || {sc} ELSE '' END || "
-                f"CASE WHEN {un} <> '' AND strpos(upper({vt}), upper({un})) = 0 "
-                f"AND NOT ({un} = '%' AND {sc} = 'percent') "
-                f"THEN (CASE WHEN {un} = '%' THEN '' ELSE ' ' END) || {un} ELSE '' END"
-            )
-        else:
-            suffix = "''"
-        text = (
-            f"{lit(table_name)} || ' ' || coalesce(CAST(__entity AS VARCHAR), '') || "
-            "CASE WHEN coalesce(__context, '') <> '' THEN ' (' || __context || ')' ELSE '' END "
-            f"|| ': ' || {attribute} || {period} || ' was ' || {vt} || {suffix} || '.'"
-        )
-        timed = "CASE WHEN TRUE THEN" if period != "''" else "CASE WHEN FALSE THEN"
+        # A period qualifies a measure; a row's category or name is not "as of" its date.
+        timed = cc.column != time_col and cc.role is Role.NUMERIC
+        period = period_sql("TRUE" if timed else "FALSE", "__time_key", "__grain")
+        suffix = suffix_sql(vt, sc, un) if cc.role is Role.NUMERIC else "''"
+        text = sentence_sql(lit(table_name), "__entity", "__context", attribute, period, vt,
+                            suffix)
+        when = "CASE WHEN TRUE THEN" if timed else "CASE WHEN FALSE THEN"
         where = f"{ident(cc.column)} IS NOT NULL"
         if cc.role is Role.NUMERIC:
             where += f" AND {vt} IS NOT NULL"
@@ -181,10 +228,10 @@ def insert_cell_claims(
             SELECT __item_id AS item_id,
                 CAST(__entity AS VARCHAR) AS entity, {attribute} AS attribute,
                 {vt} AS vt, {vn} AS vn, {sc} AS sc, {un} AS un, {vb} AS vb,
-                {timed} __time_key END AS time_key,
-                {timed} CAST(__period_start AS DATE) END AS period_start,
-                {timed} CAST(__period_end AS DATE) END AS period_end,
-                {timed} CAST(__order_key AS DOUBLE) END AS order_key,
+                {when} __time_key END AS time_key,
+                {when} CAST(__period_start AS DATE) END AS period_start,
+                {when} CAST(__period_end AS DATE) END AS period_end,
+                {when} CAST(__order_key AS DOUBLE) END AS order_key,
                 {text} AS text, {loc} AS loc, __row, {header} AS col, {cell} AS cell,
                 {"CAST(__page AS INTEGER)" if t.per_row_page else lit(t.page)} AS page_no
             FROM {stg} WHERE {where}
@@ -195,9 +242,10 @@ def insert_cell_claims(
         return _insert_wide_cell_claims(con, stg, sha, source_id, file, t, table_name, conf)
     # One statement for all columns: DuckDB parallelises the union, and commits once.
     n = con.execute(
-        """INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity, attribute,
-            value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
-            order_key, text, locator, file, sheet, page, row_num, column_name, cell, conf_base)
+        """INSERT INTO claim_rows (claim_id, source_id, item_id, kind, table_name, entity,
+            attribute, value_text, value_num, scale, unit, value_base, time_key, period_start,
+            period_end, order_key, text, locator, file, sheet, page, row_num, column_name, cell,
+            conf_base)
         """ + " UNION ALL ".join(selects)
     ).fetchall()
     return int(n[0][0]) if n else 0
@@ -277,29 +325,14 @@ def _write_long_claims(
     t: TypedTable, table_name: str, conf: float,
 ) -> int:
     """The sentence template of `insert_cell_claims` over `temp.hyrag_cells` x `hyrag_cols`."""
-    vt, sc, un = "c.vt", "c.sc", "c.un"
     loc = cell_loc_sql(file, t, "__row", "k.header", "k.letter || CAST(__row AS VARCHAR)",
                        row_page=t.per_row_page, section="__section" if t.sectioned else None)
-    period = (
-        "CASE WHEN NOT k.timed OR __time_key IS NULL THEN '' WHEN __grain = 'date' "
-        "THEN ' on ' || __time_key ELSE ' in ' || __time_key END"
-    )
-    suffix = (
-        f"CASE WHEN NOT k.numeric THEN '' ELSE "
-        f"CASE WHEN {sc} IN ('thousand', 'million', 'billion') "
-        f"AND NOT regexp_matches(lower({vt}), '(k|m|bn|b|thousand|million|billion)$') "
-        f"THEN ' ' || {sc} ELSE '' END || "
-        f"CASE WHEN {un} <> '' AND strpos(upper({vt}), upper({un})) = 0 "
-        f"AND NOT ({un} = '%' AND {sc} = 'percent') "
-        f"THEN (CASE WHEN {un} = '%' THEN '' ELSE ' ' END) || {un} ELSE '' END END"
-    )
-    text = (
-        f"{lit(table_name)} || ' ' || coalesce(CAST(__entity AS VARCHAR), '') || "
-        "CASE WHEN coalesce(__context, '') <> '' THEN ' (' || __context || ')' ELSE '' END "
-        f"|| ': ' || k.attribute || {period} || ' was ' || {vt} || {suffix} || '.'"
-    )
+    period = period_sql("k.timed", "__time_key", "__grain")
+    suffix = f"CASE WHEN NOT k.numeric THEN '' ELSE {suffix_sql('c.vt', 'c.sc', 'c.un')} END"
+    text = sentence_sql(lit(table_name), "__entity", "__context", "k.attribute", period, "c.vt",
+                        suffix)
     n = con.execute(
-        f"""INSERT INTO claims (claim_id, source_id, item_id, kind, table_name, entity,
+        f"""INSERT INTO claim_rows (claim_id, source_id, item_id, kind, table_name, entity,
             attribute, value_text, value_num, scale, unit, value_base, time_key, period_start,
             period_end, order_key, text, locator, file, sheet, page, row_num, column_name, cell,
             conf_base)
@@ -458,7 +491,7 @@ def insert_aggregates(
             FROM temp.hyrag_agg_tmp)"""
     )
     con.execute(
-        f"""INSERT INTO claims (claim_id, source_id, kind, table_name, entity, attribute,
+        f"""INSERT INTO claim_rows (claim_id, source_id, kind, table_name, entity, attribute,
             value_text, value_num, scale, unit, value_base, time_key, period_start, period_end,
             order_key, text, locator, file, sheet, page, column_name, conf_base)
         SELECT claim_id, {lit(source_id)}, 'aggregate', {lit(table_name)},

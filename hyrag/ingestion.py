@@ -316,7 +316,10 @@ class Ingestor:
             "UPDATE sources SET status = 'superseded', superseded_by = ? WHERE source_id = ?",
             [new_id, old_id],
         )
-        con.execute("UPDATE claims SET superseded = TRUE WHERE source_id = ?", [old_id])
+        # `claims` is a view over two stores of claims (hyrag.store, migration 5)
+        con.execute("UPDATE claim_rows SET superseded = TRUE WHERE source_id = ?", [old_id])
+        con.execute("UPDATE cell_claims SET superseded = TRUE WHERE tid IN "
+                    "(SELECT tid FROM cell_columns WHERE source_id = ?)", [old_id])
         rows = con.execute(
             "SELECT table_name, sheet, page, table_index FROM kb_tables WHERE source_id = ?",
             [old_id],
@@ -490,7 +493,7 @@ class Ingestor:
             )
         if rows:
             con.executemany(
-                "INSERT INTO claims VALUES (" + ", ".join(["?"] * 30) + ")", rows
+                "INSERT INTO claim_rows VALUES (" + ", ".join(["?"] * 30) + ")", rows
             )
         if parsed.relations:
             con.executemany(
@@ -623,28 +626,34 @@ def _insert_links(store: Store, *, joins: str, pair: str, negation_pair: str) ->
         WHERE {negation_pair}
           AND n.claim_id <> o.claim_id AND NOT n.superseded AND NOT o.superseded
           AND n.kind = 'text' AND starts_with(n.text, '[negated] ')
-          AND o.kind IN ('cell', 'text') AND NOT starts_with(o.text, '[negated] ')
+          -- a cell claim's sentence starts with its table's name, an identifier, never with
+          -- the prefix: saying so spares the claims view writing every cell's sentence
+          AND (o.kind = 'cell' OR (o.kind = 'text' AND NOT starts_with(o.text, '[negated] ')))
           AND (n.time_key IS NULL OR o.time_key IS NULL OR n.time_key = o.time_key)
         """
     )
     added = store.count("SELECT count(*) FROM claim_links") - before
     if added:
+        # The counters live where each claim is stored: whole rows and narrow cells.
         con.execute(
             """
-            UPDATE claims SET
-                support = coalesce(s.sup, 0), contradict = coalesce(s.con, 0)
-            FROM (
-                SELECT id, count(*) FILTER (WHERE kind = 'supports') AS sup,
-                       count(*) FILTER (WHERE kind = 'contradicts') AS con
-                FROM (SELECT src AS id, kind FROM claim_links
-                      WHERE kind IN ('supports', 'contradicts')
-                      UNION ALL SELECT dst, kind FROM claim_links
-                      WHERE kind IN ('supports', 'contradicts'))
-                GROUP BY id
-            ) s
-            WHERE claims.claim_id = s.id
+            CREATE OR REPLACE TEMP TABLE temp.hyrag_link_counts AS
+            SELECT id, count(*) FILTER (WHERE kind = 'supports') AS sup,
+                   count(*) FILTER (WHERE kind = 'contradicts') AS con
+            FROM (SELECT src AS id, kind FROM claim_links
+                  WHERE kind IN ('supports', 'contradicts')
+                  UNION ALL SELECT dst, kind FROM claim_links
+                  WHERE kind IN ('supports', 'contradicts'))
+            GROUP BY id
             """
         )
+        for table in ("claim_rows", "cell_claims"):
+            con.execute(
+                f"""UPDATE {table} SET support = s.sup, contradict = s.con
+                FROM temp.hyrag_link_counts s WHERE {table}.claim_id = s.id"""
+            )
+        # (a failed statement rolls the transaction back, and the temp table with it)
+        con.execute("DROP TABLE temp.hyrag_link_counts")
     return added
 
 

@@ -482,6 +482,7 @@ class KnowledgeBase:
         from hyrag.policy import StepUpRequired
         from hyrag.policy.views import GOVERNED_ENGINE_TABLES, HIDDEN, VISIBLE
         from hyrag.sql import PlanScope, catalog_names, check_sql, fold, run_query
+        from hyrag.store import CLAIM_STORAGE
 
         if row_cap is not None and (isinstance(row_cap, bool) or not isinstance(row_cap, int)
                                     or row_cap < 1):
@@ -506,6 +507,9 @@ class KnowledgeBase:
             # the plan expands the subject's views: their base tables and per-cursor temp tables
             scope = (PlanScope.of(db, "main", [*grant.allowed_tables, *GOVERNED_ENGINE_TABLES])
                      | PlanScope.of("temp", "main", [VISIBLE, HIDDEN]))
+        # the plan expands the `claims` view into the tables it stores claims in, which no
+        # statement may name itself (they are not in `readable`)
+        scope = scope | PlanScope.of(db, "main", CLAIM_STORAGE)
         try:
             guarded = check_sql(query, readable, reserved)
         except SqlRejected as e:

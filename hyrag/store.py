@@ -26,10 +26,11 @@ from pathlib import Path
 
 import duckdb
 
+from hyrag.cellview import claims_view_sql
 from hyrag.errors import StoreError
 
 DB_FILE = "hyrag.duckdb"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Claims and items carry content-hash ids and no PRIMARY KEY: an ART index over a million random
 # hashes costs more at ingest than it saves, and ids are unique by construction (tested).
@@ -44,19 +45,23 @@ ENGINE_TABLES = (
     "schemas",
     "schema_adjustments",
     "items",
-    "claims",
     "claim_links",
     "relations",
     "audit",
     "schema_evolution",
 )
-ENGINE_VIEWS = ("attributes",)
+# `claims` is a view (schema version 5): the claims stored whole (`claim_rows`) and the cell
+# claims of plain tables, whose sentence, locator and address are generated from the narrow
+# stored cell (`cell_claims` x `cell_columns` x `cell_rows`, `hyrag.claimsql`).
+ENGINE_VIEWS = ("claims", "attributes")
+# Where the claims are stored: written by the engine, read by users only through `claims`.
+CLAIM_STORAGE = ("claim_rows", "cell_claims", "cell_columns", "cell_rows")
 # Scratch tables the engine makes while it writes (always TEMP, and always named with their
 # catalog, `temp.hyrag_stage`, so a statement can never resolve one to a user's table) and the
 # governance layer's per-cursor tables begin with these; with the engine tables and views they
 # are reserved: a user's table never takes one of these names (`is_engine_name`).
 ENGINE_PREFIXES = ("hyrag_", "_hyrag_")
-ENGINE_NAMES = frozenset((*ENGINE_TABLES, *ENGINE_VIEWS))
+ENGINE_NAMES = frozenset((*ENGINE_TABLES, *ENGINE_VIEWS, *CLAIM_STORAGE))
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -243,9 +248,69 @@ _MIGRATION_4 = """
 ALTER TABLE table_rows ADD COLUMN IF NOT EXISTS headings INTEGER DEFAULT 0;
 """
 
+# 5: `claims` becomes a view (issue 20, item 4). A 100,000 x 12 table is 1.1 million cell
+# claims, and storing each one's sentence, locator JSON and cell address took most of its
+# ingest; they are functions of the cell's row, its column and its value, so a plain table's
+# cells are stored narrow and the view writes those strings when they are read. Ids stay
+# content hashes computed at ingest over the same locator bytes (`hyrag.claimsql`), so a claim
+# has the id it had. The old table keeps every claim it holds under its new name,
+# `claim_rows`, where the engine also stores every claim that is not a plain table's cell
+# (text, aggregates, melted or sectioned tables, PDF tables across pages).
+_MIGRATION_5 = f"""
+ALTER TABLE claims RENAME TO claim_rows;
+CREATE TABLE IF NOT EXISTS cell_columns (
+    tid BIGINT NOT NULL,
+    k INTEGER NOT NULL,
+    source_id VARCHAR NOT NULL,
+    table_name VARCHAR NOT NULL,
+    file VARCHAR,
+    sheet VARCHAR,
+    page INTEGER,
+    header VARCHAR NOT NULL,
+    letter VARCHAR NOT NULL,
+    attribute VARCHAR NOT NULL,
+    is_numeric BOOLEAN NOT NULL,
+    timed BOOLEAN NOT NULL,
+    loc_head VARCHAR NOT NULL,
+    loc_mid VARCHAR NOT NULL,
+    conf_base DOUBLE NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cell_rows (
+    tid BIGINT NOT NULL,
+    row_num INTEGER NOT NULL,
+    item_id VARCHAR,
+    entity VARCHAR,
+    context VARCHAR,
+    time_key VARCHAR,
+    grain VARCHAR,
+    period_start DATE,
+    period_end DATE,
+    order_key DOUBLE
+);
+CREATE TABLE IF NOT EXISTS cell_claims (
+    claim_id VARCHAR NOT NULL,
+    tid BIGINT NOT NULL,
+    row_num INTEGER NOT NULL,
+    k INTEGER NOT NULL,
+    value_text VARCHAR NOT NULL,
+    value_num DOUBLE,
+    scale VARCHAR NOT NULL,
+    unit VARCHAR NOT NULL,
+    value_base DOUBLE,
+    support INTEGER NOT NULL DEFAULT 0,
+    contradict INTEGER NOT NULL DEFAULT 0,
+    superseded BOOLEAN NOT NULL DEFAULT FALSE
+);
+{claims_view_sql()}
+CREATE OR REPLACE VIEW attributes AS
+    SELECT item_id, attribute, value_text, value_num, unit, scale, value_base,
+           time_key, order_key, claim_id, superseded
+    FROM claims WHERE kind = 'cell';
+"""
+
 # Migration n turns version n-1 into version n. Append only; never edit a released step.
 MIGRATIONS: dict[int, str] = {1: _MIGRATION_1, 2: _MIGRATION_2, 3: _MIGRATION_3,
-                              4: _MIGRATION_4}
+                              4: _MIGRATION_4, 5: _MIGRATION_5}
 
 
 # meta key of the write-transaction counter (`Store.generation`); stored in `meta`, so it needs

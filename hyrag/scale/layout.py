@@ -31,7 +31,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hyrag.errors import ScaleError
-from hyrag.store import ENGINE_TABLES, SCHEMA_VERSION, Store, content_id, locator_json
+from hyrag.store import (
+    CLAIM_STORAGE,
+    ENGINE_TABLES,
+    SCHEMA_VERSION,
+    Store,
+    content_id,
+    locator_json,
+)
 
 if TYPE_CHECKING:
     import duckdb
@@ -50,7 +57,12 @@ LOADED_FROM = "dataset_id"  # the same id in a file beside the local store's dat
 # The engine tables a dataset carries: everything a file's ingest writes. Not `meta` (the store's
 # own), not `audit` (requests against a store; the failed files are in the manifest and become
 # audit events of the loaded store), not `schema_evolution` (written by answering, not ingest).
-DATA_TABLES = tuple(t for t in ENGINE_TABLES if t not in ("meta", "audit", "schema_evolution"))
+# Claims are stored in CLAIM_STORAGE (the `claims` view reads them): a worker ships those.
+DATA_TABLES = (*(t for t in ENGINE_TABLES if t not in ("meta", "audit", "schema_evolution")),
+               *CLAIM_STORAGE)
+# `claims.lance` holds every claim as the view shows it, so the whole-row table is not also
+# written as Parquet; the narrow cells are, and loading keeps the rows they do not generate.
+CLAIM_ROWS = "claim_rows"
 
 
 @dataclass(frozen=True)
@@ -138,7 +150,7 @@ def write_dataset(store: Store, location: str | os.PathLike[str], *, claim_diges
         lancedb.connect(str(tmp)).create_table(CLAIMS, claims, mode="create")
         (tmp / ENGINE_DIR).mkdir()
         for name in DATA_TABLES:
-            if name != CLAIMS:
+            if name != CLAIM_ROWS:
                 pq.write_table(_arrow(store, f'SELECT * FROM "{name}"'),
                                tmp / ENGINE_DIR / f"{name}.parquet")
         (tmp / TABLES_DIR).mkdir()
@@ -212,13 +224,15 @@ def _load(loc: Path, manifest: Manifest, folder: Path) -> None:
     try:
         con = store.con
         with store.transaction():
-            parts: dict[str, pa.Table] = {
-                CLAIMS: lancedb.connect(str(loc)).open_table(CLAIMS).to_arrow()}
             for name in DATA_TABLES:
-                if name != CLAIMS:
-                    parts[name] = pq.read_table(loc / ENGINE_DIR / f"{name}.parquet")
-            for name, part in parts.items():
-                _insert_arrow(con, f"INSERT INTO {ident(name)} BY NAME SELECT * FROM", part)
+                if name != CLAIM_ROWS:
+                    part = pq.read_table(loc / ENGINE_DIR / f"{name}.parquet")
+                    _insert_arrow(con, f"INSERT INTO {ident(name)} BY NAME SELECT * FROM", part)
+            # every claim the narrow cells do not generate is stored whole, as it was written
+            _insert_arrow(
+                con, f"INSERT INTO {CLAIM_ROWS} BY NAME SELECT * FROM",
+                lancedb.connect(str(loc)).open_table(CLAIMS).to_arrow(),
+                where="WHERE claim_id NOT IN (SELECT claim_id FROM cell_claims)")
             for name in manifest.tables:
                 part = pq.read_table(loc / TABLES_DIR / f"{name}.parquet")
                 _insert_arrow(con, f"CREATE TABLE {ident(name)} AS SELECT * FROM", part)
@@ -234,13 +248,14 @@ def _load(loc: Path, manifest: Manifest, folder: Path) -> None:
     (folder / LOADED_FROM).write_text(manifest.dataset_id, encoding="utf-8")
 
 
-def _insert_arrow(con: duckdb.DuckDBPyConnection, statement: str, part: pa.Table) -> None:
+def _insert_arrow(con: duckdb.DuckDBPyConnection, statement: str, part: pa.Table, *,
+                  where: str = "") -> None:
     """`statement` + an Arrow table, through DuckDB's replacement scan (the store is hardened:
     it reads no file itself)."""
     con.execute("SELECT 1").fetchall()
     con.register("hyrag_load_part", part)
     try:
-        con.execute(f"{statement} temp.main.hyrag_load_part")
+        con.execute(f"{statement} temp.main.hyrag_load_part {where}")
     finally:
         with contextlib.suppress(Exception):
             con.execute("SELECT 1").fetchall()

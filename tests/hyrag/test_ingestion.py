@@ -250,16 +250,17 @@ def test_schema_feedback_loop_records_reclassification(tmp_path):
 
 
 def test_logical_state_sees_a_single_changed_value(kb_copy):
+    # `claims` is a view: a plain table's cell claim is stored narrow, in `cell_claims`
     before = kb_copy.store.logical_state()
     kb_copy.store.con.execute(
-        "UPDATE claims SET value_num = value_num + 1 WHERE claim_id = "
-        "(SELECT min(claim_id) FROM claims WHERE value_num IS NOT NULL)"
+        "UPDATE cell_claims SET value_num = value_num + 1 WHERE claim_id = "
+        "(SELECT min(claim_id) FROM cell_claims WHERE value_num IS NOT NULL)"
     )
     after = kb_copy.store.logical_state()
-    assert after["claims"][0] == before["claims"][0]
-    assert after["claims"][1] != before["claims"][1]
-    assert {k: v for k, v in after.items() if k != "claims"} == {
-        k: v for k, v in before.items() if k != "claims"}
+    assert after["cell_claims"][0] == before["cell_claims"][0]
+    assert after["cell_claims"][1] != before["cell_claims"][1]
+    assert {k: v for k, v in after.items() if k != "cell_claims"} == {
+        k: v for k, v in before.items() if k != "cell_claims"}
 
 
 def test_statement_with_change_column_dashes_and_blank_label_ingests(tmp_path):
