@@ -48,7 +48,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.candidates import Candidate
-from hyrag.answer.programs.execute import _PLAIN_NUMBER, leading_figure, same_text
+from hyrag.answer.programs.execute import _PLAIN_NUMBER, Result, leading_figure, same_text
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.lexicon import (
     STOP,
@@ -78,6 +78,8 @@ MAX_SAME_COLUMNS = 3
 MAX_HEAD_WORDS = 4
 # a column is numeric when at least this share of its data rows show a figure
 NUMERIC_SHARE = 0.6
+# content words of the question crossed with the answer column's header words (`col_feats`)
+MAX_ASKED_WORDS = 10
 # a kind prefix of every list candidate's `shape` (`score.op_key` keys operators by it)
 PREFIX = "list:"
 ROW_KINDS = ("data", "notes", "metadata")
@@ -115,6 +117,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     rank = {j: k for k, j in enumerate(order)}
     said = tokens(q.text)
     opening = "_".join(said[:2])
+    asked = sorted(q.words)[:MAX_ASKED_WORDS]
     heads = [sorted(set(tokens(" ".join(c.path))))[:MAX_HEAD_WORDS] for c in model.columns]
     values = [v for v in link_cells(q, ti) if any(i in place for i, _ in v.cells)]
     # the question's bounds on figures, and on years by their order in time ("before 1992":
@@ -150,7 +153,14 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         out[f"{prefix}rank={min(rank[j], 5)}"] = 1.0
         if j in nums:
             out[f"{prefix}numrank={nums.index(j)}"] = 1.0
-        return out
+        if not prefix:
+            # each content word of the question crossed with the answer column's header words
+            # ("born" with "birthplace", "coach" with "name"): the lexical pairs of a
+            # floating parser (Pasupat & Liang 2015), learned, where the opening alone
+            # leaves the rest of the question unread
+            for w in asked:
+                for h in heads[j]:
+                    out[f"q~{w}:head={h}"] = 1.0
         return out
 
     def value_feats(v: CellLink) -> dict[str, float]:
@@ -365,3 +375,34 @@ def _held(q: Question, ti: TableIndex, place: dict[int, int]) -> list[tuple[str,
 
 def _prefixed(feats: dict[str, float], prefix: str) -> dict[str, float]:
     return {prefix + k: v for k, v in feats.items()}
+
+
+def result_features(q: Question, c: Candidate, r: Result) -> dict[str, float]:
+    """What a list-table candidate answers, beside what the question asks (operand features,
+    crossed with the operator, `score.features`): whether its answer is a figure or a text,
+    how many values it states, a figure that reads as a year or is zero — each crossed with
+    the question's opening words ("how many" asks a figure, "which years" several) — and
+    whether the answer is something the question itself says (a question rarely asks what it
+    names: "what team did X play for before Y?" is not answered by Y)."""
+    op = c.program.op
+    said = tokens(q.text)
+    opening = "_".join(said[:2])
+    vals = r.answer
+    figure = bool(vals) and all(isinstance(v, float) for v in vals)
+    kind = "figure" if figure else "text"
+    out = {f"res:{op}:q={opening}:type={kind}": 1.0,
+           f"res:{op}:q={opening}:n={min(len(vals), 3)}": 1.0,
+           f"res:{op}:type={kind}": 1.0}
+    if not vals:
+        out[f"res:{op}:empty"] = 1.0
+    words = set(said)
+    shown = [tokens(f"{v:g}" if isinstance(v, float) else str(v)) for v in vals]
+    if shown and all(t and set(t) <= words for t in shown):
+        out[f"res:{op}:in_question"] = 1.0
+    if figure:
+        v = float(vals[0])
+        if v.is_integer() and 1000 <= v <= 2100:
+            out[f"res:{op}:q={opening}:yearlike"] = 1.0
+        if v == 0:
+            out[f"res:{op}:zero"] = 1.0
+    return out

@@ -23,6 +23,7 @@ from hyrag.answer.programs.candidates import Candidate
 from hyrag.answer.programs.execute import Result
 from hyrag.answer.programs.lexicon import tokens
 from hyrag.answer.programs.link import Question
+from hyrag.answer.programs.lists import result_features
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 WEIGHT_FLOOR = 1e-3  # weights below this are not shipped (`Model.save`)
@@ -41,6 +42,8 @@ def features(q: Question, c: Candidate, r: Result, kind: str = ""
     over a report table and "what was X's position" over a list of players ask different
     operators with the same words."""
     phi_op, phi = _features(q, c, r)
+    if kind == "list":
+        phi.update(result_features(q, c, r))  # what a list candidate answers (`lists`)
     if kind:
         phi_op.update({f"{kind}|{k}": v for k, v in list(phi_op.items())})
         phi.update({f"{kind}|{k}": v for k, v in list(phi.items())})
