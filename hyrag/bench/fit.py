@@ -97,6 +97,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --kind: drop the part's weights smaller than this (its size in "
                         "the shipped file; the out-of-fold calibration is fitted with the "
                         "same pruning)")
+    p.add_argument("--decode", choices=("factored", "joint"), default="factored",
+                   help="with --kind: how the part picks a question's best candidate — the "
+                        "likeliest operator, then its operands (factored), or the likeliest "
+                        "candidate (joint); the calibration and threshold are fitted on the "
+                        "same picks")
     p.add_argument("--base", default=None,
                    help="the model whose other parts are kept: with --kind, all but that "
                         "kind's; without, its parts per kind (default: the shipped "
@@ -477,12 +482,13 @@ def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[Pa
     if not pool:
         print(f"hyrag: error: no training question reads a {args.kind} table", file=sys.stderr)
         return 1
+    decode = getattr(args, "decode", "factored")
     weights = pruned(fit_packed(pool, vocab, args.l2, args.steps), args.floor)
-    oof = out_of_fold_packed(pool, vocab, args.l2, args.steps, args.floor)
+    oof = out_of_fold_packed(pool, vocab, args.l2, args.steps, args.floor, decode)
     cal = calibrate(oof)
     t = threshold([(confidence(f, cal), y) for f, y in oof], args.precision)
     print(report(f"training ({args.kind} tables), in sample",
-                 [(confidence(f, cal), y) for f, y in tops(pool, vocab, weights)], t))
+                 [(confidence(f, cal), y) for f, y in tops(pool, vocab, weights, decode)], t))
     print(report(f"training ({args.kind} tables), out of fold",
                  [(confidence(f, cal), y) for f, y in oof], t))
     base_path = Path(args.base) if args.base else WEIGHTS_FILE
@@ -496,7 +502,7 @@ def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[Pa
             "with a right candidate, the calibrator on all, out of fold)",
             "seed": SEED, "l2": args.l2, "steps": args.steps, "precision_target": args.precision,
             "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
-    part = Model(weights, t, meta, cal)
+    part = Model(weights, t, meta, cal, decode=decode)
     if args.out:
         out = Path(args.out)
         Model(base.weights, base.min_confidence, base.meta, base.calibrator,

@@ -160,10 +160,11 @@ def fit_packed(groups: Sequence[Packed], vocab: Vocabulary, l2: float, steps: in
     return {vocab.names[j]: round(float(x), 6) for j, x in enumerate(w) if abs(x) > 1e-6}
 
 
-def tops(groups: Sequence[Packed], vocab: Vocabulary, weights: dict[str, float]
-         ) -> list[tuple[dict, int]]:
+def tops(groups: Sequence[Packed], vocab: Vocabulary, weights: dict[str, float],
+         decode: str = "factored") -> list[tuple[dict, int]]:
     """`fit._tops` on packed questions: per question, the calibration features of the
-    candidate `score.Model.best_first` picks under `weights`, and whether it is right."""
+    candidate `score.Model.best_first` picks under `weights` (decoding as `decode` says), and
+    whether it is right."""
     from hyrag.answer.programs.score import calibration_features
 
     w = vocab.vector(weights)
@@ -181,8 +182,9 @@ def tops(groups: Sequence[Packed], vocab: Vocabulary, weights: dict[str, float]
             p_arg[members] = _softmax(arg_s[members])
         pk = p_op[g.cand_key]
         # best_first: the likeliest operator, then its likeliest candidate, then the first
-        b = int(np.lexsort((np.arange(g.n), -p_arg, -pk))[0])
         p = pk * p_arg
+        b = int(np.argmax(p)) if decode == "joint" else \
+            int(np.lexsort((np.arange(g.n), -p_arg, -pk))[0])
         chosen_first = [float(p[b])] + [float(x) for i, x in enumerate(p) if i != b]
         agree = float(p[g.answers == g.answers[b]].sum())
         lo, hi = g.arg_ptr[b], g.arg_ptr[b + 1]
@@ -205,7 +207,7 @@ def _softmax(s: np.ndarray) -> np.ndarray:
 
 
 def out_of_fold(groups: Sequence[Packed], vocab: Vocabulary, l2: float, steps: int,
-                floor: float = 0.0) -> list[tuple[dict, int]]:
+                floor: float = 0.0, decode: str = "factored") -> list[tuple[dict, int]]:
     """`fit.out_of_fold` on packed questions: two folds by document, each question ranked by
     the ranker fitted on the other fold (its weights below `floor` dropped)."""
     from hyrag.bench.fit import pruned
@@ -216,7 +218,7 @@ def out_of_fold(groups: Sequence[Packed], vocab: Vocabulary, l2: float, steps: i
     for f in (0, 1):
         train = [g for g in groups if fold[g.doc] != f]
         test = [g for g in groups if fold[g.doc] == f]
-        out += tops(test, vocab, pruned(fit_packed(train, vocab, l2, steps), floor))
+        out += tops(test, vocab, pruned(fit_packed(train, vocab, l2, steps), floor), decode)
     return out
 
 

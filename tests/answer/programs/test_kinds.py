@@ -31,6 +31,23 @@ def test_a_kind_part_scores_its_candidates_and_round_trips(tmp_path: Path) -> No
     assert "arg:tiny" not in back.weights  # pruned below the floor, as before
 
 
+def test_a_part_fitted_to_decode_jointly_picks_the_likeliest_candidate(tmp_path: Path
+                                                                       ) -> None:
+    """Factored decoding takes the likeliest operator, then its operands; a part fitted with
+    `--decode joint` takes the likeliest candidate: one sure operand set of a less likely
+    operator beats an operator whose mass is spread over many."""
+    weights = {"op=many": 0.5, "arg:sure": 6.0}
+    keys = ["many", "many", "many", "one"]
+    phis = [({"op=many": 1.0}, {}), ({"op=many": 1.0}, {}), ({"op=many": 1.0}, {}),
+            ({}, {"arg:sure": 1.0})]
+    factored = Model(weights, 0.0, {})
+    joint = Model({}, 0.0, {}, {}, {"list": Model(weights, 0.0, {}, decode="joint")})
+    assert factored.best_first(keys, phis)[0][0] == 0
+    assert joint.best_first(keys, phis, ["list"] * 4)[0][0] == 3
+    joint.save(tmp_path / "w.json")
+    assert Model.load(tmp_path / "w.json").kinds["list"].decode == "joint"
+
+
 def test_a_model_without_parts_is_written_as_before(tmp_path: Path) -> None:
     Model({"arg:x": 1.0}, 0.5, {}).save(tmp_path / "w.json")
     assert "kinds" not in (tmp_path / "w.json").read_text(encoding="utf-8")
