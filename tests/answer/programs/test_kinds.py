@@ -90,6 +90,20 @@ def test_program_first_kinds_answer_with_a_confident_program_before_the_readers(
     assert "program_first" not in got[()].verification
 
 
+def test_a_misspelt_value_is_read_as_the_cell_it_misspells(tmp_path: Path) -> None:
+    """"Lakesdie" is no word of the table; it misspells the club "Lakeside", and the count
+    of that club's skaters answers. A word close to no cell links nothing."""
+    weights = tmp_path / "w.json"
+    Model(COUNT, 0.0, {}, {}, {"list": Model(COUNT, 0.0, {})}).save(weights)
+    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights))
+    with csv_kb(tmp_path, "roster.csv", ROSTER, s) as kb:
+        a = kb.ask("How many skaters skate for Lakesdie?")
+        assert a.decision == "answer" and a.values == (2.0,), a.text
+        assert a.program["program"]["where"] == "=lakeside"
+        b = kb.ask("How many skaters skate for Brightwater?")
+        assert b.program is None or b.program["program"].get("where") != "=lakeside"
+
+
 def test_program_first_kinds_is_a_checked_setting() -> None:
     with pytest.raises(SettingsError, match="program_first_kinds"):
         Settings(program_first_kinds=("lists",))
