@@ -41,13 +41,26 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import pickle
 import shlex
 import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from hyrag.bench.fit_sparse import (
+    Packed,
+    Vocabulary,
+    fit_packed,
+    pack,
+    size_mb,
+    tops,
+    unpack,
+)
+from hyrag.bench.fit_sparse import out_of_fold as out_of_fold_packed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -95,6 +108,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --kind: drop the part's weights smaller than this (its size in "
                         "the shipped file; the out-of-fold calibration is fitted with the "
                         "same pruning)")
+    p.add_argument("--decode", choices=("factored", "joint"), default="factored",
+                   help="with --kind: how the part picks a question's best candidate — the "
+                        "likeliest operator, then its operands (factored), or the likeliest "
+                        "candidate (joint); the calibration and threshold are fitted on the "
+                        "same picks")
     p.add_argument("--base", default=None,
                    help="the model whose other parts are kept: with --kind, all but that "
                         "kind's; without, its parts per kind (default: the shipped "
@@ -163,18 +181,21 @@ def _ingest_one(job: tuple[Path, Path]) -> None:
     (root_kb / "done").write_text("1", encoding="utf-8")
 
 
-def collect_wtq(root: Path, cache: Path, limit: int | None, jobs: int = 4) -> list[dict]:
+def collect_wtq(root: Path, cache: Path, limit: int | None, jobs: int = 4,
+                vocab: Vocabulary | None = None) -> list[Packed]:
     """Per WTQ training question (`data/random-split-1-train.tsv`; whole tables, in an order
-    shuffled with `SEED`, until `limit` questions): its candidates' features and labels. Each
-    table is ingested once with `kb.ingest(path)`, as `hyrag bench wtq` does, and kept under
-    `cache`; a candidate is a positive when its answer matches the target by WTQ's denotation
-    accuracy (`hyrag.bench.wtq.correct`)."""
+    shuffled with `SEED`, until `limit` questions): its candidates' features, labels and
+    answers, packed over `vocab` (`fit_sparse`: every question of the file fits in memory),
+    with its table kind's copies of the features dropped (`one_kind`; `fit_sparse.unpack`
+    restores them). Each table is ingested once with `kb.ingest(path)`, as `hyrag bench wtq`
+    does, and kept under `cache`; a candidate is a positive when its answer matches the target
+    by WTQ's denotation accuracy (`hyrag.bench.wtq.correct`)."""
     import csv
     import random
 
     import hyrag
     from hyrag.answer.programs.route import rank
-    from hyrag.answer.programs.score import Model, op_key
+    from hyrag.answer.programs.score import Model, answer_key, op_key
     from hyrag.bench.wtq import _fmt, correct
     from hyrag.settings import Settings
 
@@ -198,19 +219,23 @@ def collect_wtq(root: Path, cache: Path, limit: int | None, jobs: int = 4) -> li
             if not (cache / c.replace("/", "_") / "done").exists()]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(_ingest_one, todo))
-    out: list[dict] = []
+    vocab = vocab if vocab is not None else Vocabulary()
+    out: list[Packed] = []
     for n, context in enumerate(chosen):
         if n % 100 == 0:
-            print(f"  WTQ table {n}/{len(chosen)}, {len(out)} questions", file=sys.stderr)
+            print(f"  WTQ table {n}/{len(chosen)}, {len(out)} questions, "
+                  f"{size_mb(out):.0f} MB", file=sys.stderr)
         root_kb = cache / context.replace("/", "_")
         with hyrag.open(root_kb / "kb", settings=settings, read_only=True) as kb:
             for it in by_table[context]:
                 target = it["targetValue"].split("|")
                 ranked = rank(it["utterance"], kb.store.con, zero)
-                out.append({"doc": n, "uid": it["id"], "phi": [r.phi for r in ranked],
-                            "keys": [op_key(r.candidate) for r in ranked],
-                            "y": [int(correct([_fmt(v) for v in r.result.answer], target))
-                                  for r in ranked]})
+                g = {"doc": n, "uid": it["id"], "phi": [r.phi for r in ranked],
+                     "keys": [op_key(r.candidate) for r in ranked],
+                     "answers": [answer_key(r.result) for r in ranked],
+                     "y": [int(correct([_fmt(v) for v in r.result.answer], target))
+                           for r in ranked]}
+                out.append(pack(g, vocab, kind_of(g)))
     return out
 
 
@@ -415,8 +440,10 @@ def report(name: str, scored: list[tuple[float, int]], t: float) -> str:
             f"EM {sum(ans) / max(n, 1):.3f}, answered {len(ans)}, precision {prec:.3f}")
 
 
-def _collect_all(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
-    groups, lists_groups = [], []
+def _collect_all(args: argparse.Namespace) -> tuple[list[dict], list[Packed], Vocabulary]:
+    groups: list[dict] = []
+    lists_groups: list[Packed] = []
+    vocab = Vocabulary()
     with tempfile.TemporaryDirectory(prefix="hyrag-fit-") as tmp:
         cache = Path(args.cache) if args.cache else Path(tmp)
         if args.tatqa:
@@ -424,8 +451,20 @@ def _collect_all(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
             groups = collect(docs, cache, args.limit)
         if args.wtq:
             lists_groups = collect_wtq(Path(args.wtq), cache / "wtq", args.wtq_limit or None,
-                                       args.jobs)
-    return groups, lists_groups
+                                       args.jobs, vocab)
+    return groups, lists_groups, vocab
+
+
+def _load(path: Path) -> tuple[list[dict], list[Packed], Vocabulary]:
+    """A collection `run` saved (`--collected`): pickled, its WTQ questions packed; a JSON one
+    of an earlier version (every question a dictionary) is read and its WTQ questions packed."""
+    with gzip.open(path, "rb") as f:
+        head = f.peek(1)[:1] if hasattr(f, "peek") else b""
+        if head != b"[":
+            return pickle.load(f)
+        groups, raw = json.loads(f.read().decode("utf-8"))
+    vocab = Vocabulary()
+    return groups, [pack(g, vocab, kind_of(g)) for g in raw], vocab
 
 
 def kind_of(group: dict) -> str:
@@ -439,7 +478,8 @@ def kind_of(group: dict) -> str:
     return ""
 
 
-def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[dict]) -> int:
+def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[Packed],
+             vocab: Vocabulary) -> int:
     """`--kind K`: fit the ranker, calibrator and threshold of tables of kind K on the given
     training questions over such tables (TAT-QA's `--train` half and WTQ's training file),
     and write them into `--base` as its part for K (`score.Model.kinds`); the rest of the
@@ -447,18 +487,19 @@ def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[di
     from hyrag.answer.programs.score import WEIGHTS_FILE, Model
 
     parity = {"even": 0, "odd": 1}.get(args.train)
-    pool = [g for g in groups if parity is None or g["doc"] % 2 == parity]
-    pool = [one_kind(g, args.kind) for g in pool if kind_of(g) == args.kind]
-    pool += [one_kind({**g, "doc": ("wtq", g["doc"])}, args.kind) for g in lists_groups
-             if kind_of(g) == args.kind]
+    pool = [pack(g, vocab, args.kind) for g in groups if (
+        parity is None or g["doc"] % 2 == parity) and kind_of(g) == args.kind]
+    pool += [replace(g, doc=("wtq", g.doc)) for g in lists_groups if g.kind == args.kind]
     if not pool:
         print(f"hyrag: error: no training question reads a {args.kind} table", file=sys.stderr)
         return 1
-    weights = pruned(fit(pool, args.l2, args.steps), args.floor)
-    oof = out_of_fold(pool, args.l2, args.steps, args.floor, args.folds)
+    decode = getattr(args, "decode", "factored")
+    weights = pruned(fit_packed(pool, vocab, args.l2, args.steps), args.floor)
+    oof = out_of_fold_packed(pool, vocab, args.l2, args.steps, args.floor, decode, args.folds)
     cal = calibrate(oof)
     t = threshold([(confidence(f, cal), y) for f, y in oof], args.precision)
-    print(report(f"training ({args.kind} tables), in sample", evaluate(pool, weights, cal), t))
+    print(report(f"training ({args.kind} tables), in sample",
+                 [(confidence(f, cal), y) for f, y in tops(pool, vocab, weights, decode)], t))
     print(report(f"training ({args.kind} tables), out of fold",
                  [(confidence(f, cal), y) for f, y in oof], t))
     base_path = Path(args.base) if args.base else WEIGHTS_FILE
@@ -472,7 +513,7 @@ def fit_kind(args: argparse.Namespace, groups: list[dict], lists_groups: list[di
             "with a right candidate, the calibrator on all, out of fold)",
             "seed": SEED, "l2": args.l2, "steps": args.steps, "precision_target": args.precision,
             "command": "hyrag bench fit " + " ".join(shlex.quote(a) for a in sys.argv[3:])}
-    part = Model(weights, t, meta, cal)
+    part = Model(weights, t, meta, cal, decode=decode)
     if args.out:
         out = Path(args.out)
         Model(base.weights, base.min_confidence, base.meta, base.calibrator,
@@ -491,19 +532,19 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     saved = Path(args.collected) if args.collected else None
     if saved is not None and saved.exists():
-        with gzip.open(saved, "rt", encoding="utf-8") as f:
-            groups, lists_groups = json.load(f)
+        groups, packed, vocab = _load(saved)
     else:
-        groups, lists_groups = _collect_all(args)
+        groups, packed, vocab = _collect_all(args)
         if saved is not None:
-            with gzip.open(saved, "wt", encoding="utf-8") as f:
-                json.dump([groups, lists_groups], f)
-    print(f"collected {len(groups) + len(lists_groups)} questions in "
+            with gzip.open(saved, "wb") as f:
+                pickle.dump((groups, packed, vocab), f, protocol=pickle.HIGHEST_PROTOCOL)
+    print(f"collected {len(groups) + len(packed)} questions in "
           f"{time.perf_counter() - t0:.0f} s; "
-          f"{sum(bool(any(g['y'])) for g in groups + lists_groups)} have a right candidate",
-          file=sys.stderr)
+          f"{sum(bool(any(g['y'])) for g in groups) + sum(bool(g.y.any()) for g in packed)} "
+          f"have a right candidate; WTQ's packed in {size_mb(packed):.0f} MB", file=sys.stderr)
     if getattr(args, "kind", None):
-        return fit_kind(args, groups, lists_groups)
+        return fit_kind(args, groups, packed, vocab)
+    lists_groups = [unpack(g, vocab) for g in packed]
     parity = {"even": 0, "odd": 1}.get(args.train)
     train = [g for g in groups if parity is None or g["doc"] % 2 == parity]
     held = [g for g in groups if parity is not None and g["doc"] % 2 != parity]

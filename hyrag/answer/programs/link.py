@@ -12,7 +12,7 @@ import math
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from hyrag.answer.programs.lexicon import (
     STOP,
@@ -269,6 +269,10 @@ def link_cells(q: Question, ti: TableIndex) -> list[CellLink]:
     text or figure, whose words the question mostly holds."""
     said = tokens(q.text)
     have = set(said)
+    for w, u in _misspelt(have, ti).items():
+        # a word the table does not know, read as the cell word it misspells
+        have.add(u)
+        said = tuple(u if t == w else t for t in said)
     texts: set[str] = set()
     for w in have:
         texts.update(ti.value_words.get(w, ()))
@@ -284,3 +288,26 @@ def link_cells(q: Question, ti: TableIndex) -> list[CellLink]:
         out.append(CellLink(t, ti.values[t], cover, exact, fz, pos))
     out.sort(key=lambda c: (-c.prior, c.text))
     return [replace(c, rank=k) for k, c in enumerate(out[:LINK_TOP_VALUES])]
+
+
+# a question word no word of the table spells is read as a cell word this close to it
+# (rapidfuzz's ratio, 0-100: one letter left out or doubled in a long word), when it is this long
+MISSPELT_RATIO = 85
+MISSPELT_MIN_LENGTH = 5
+
+
+def _misspelt(words: set[str], ti: TableIndex) -> dict[str, str]:
+    """The question's words that no word of the table's vocabulary is (`names_table`'s) but
+    that misspell a word of its cells ("Enginering" for "Engineering"): word -> cell word.
+    A user types a value as they remember it; a table states it once, spelt right."""
+    out: dict[str, str] = {}
+    pool = None
+    for w in sorted(words):
+        if len(w) < MISSPELT_MIN_LENGTH or w in STOP or w.isdigit() or _has(ti.vocabulary, w):
+            continue
+        if pool is None:
+            pool = [u for u in ti.value_words if len(u) >= MISSPELT_MIN_LENGTH]
+        got = process.extractOne(w, pool, scorer=fuzz.ratio, score_cutoff=MISSPELT_RATIO)
+        if got is not None:
+            out[w] = got[0]
+    return out

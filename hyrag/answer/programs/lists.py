@@ -48,7 +48,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.candidates import Candidate
-from hyrag.answer.programs.execute import _PLAIN_NUMBER, leading_figure, same_text
+from hyrag.answer.programs.execute import _PLAIN_NUMBER, Result, leading_figure, same_text
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.lexicon import (
     STOP,
@@ -78,6 +78,8 @@ MAX_SAME_COLUMNS = 3
 MAX_HEAD_WORDS = 4
 # a column is numeric when at least this share of its data rows show a figure
 NUMERIC_SHARE = 0.6
+# content words of the question crossed with the answer column's header words (`col_feats`)
+MAX_ASKED_WORDS = 10
 # a kind prefix of every list candidate's `shape` (`score.op_key` keys operators by it)
 PREFIX = "list:"
 ROW_KINDS = ("data", "notes", "metadata")
@@ -115,6 +117,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     rank = {j: k for k, j in enumerate(order)}
     said = tokens(q.text)
     opening = "_".join(said[:2])
+    asked = sorted(q.words)[:MAX_ASKED_WORDS]
     heads = [sorted(set(tokens(" ".join(c.path))))[:MAX_HEAD_WORDS] for c in model.columns]
     values = [v for v in link_cells(q, ti) if any(i in place for i, _ in v.cells)]
     # the question's bounds on figures, and on years by their order in time ("before 1992":
@@ -130,6 +133,9 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     dated = [j for j in order if years[j] >= max(2, NUMERIC_SHARE * filled[j])]
     tested = {b: list(dict.fromkeys(dated + nums))[:3] if b in timed else nums[:3]
               for b in bounds}
+    runs = _runs(ti, data)
+    # the columns whose header the question names (most of its words)
+    named = [j for j in range(ncols) if cover[j] >= NAMED_COVER]
     out: list[Candidate] = []
 
     def col_feats(j: int, prefix: str = "") -> dict[str, float]:
@@ -150,7 +156,14 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         out[f"{prefix}rank={min(rank[j], 5)}"] = 1.0
         if j in nums:
             out[f"{prefix}numrank={nums.index(j)}"] = 1.0
-        return out
+        if not prefix:
+            # each content word of the question crossed with the answer column's header words
+            # ("born" with "birthplace", "coach" with "name"): the lexical pairs of a
+            # floating parser (Pasupat & Liang 2015), learned, where the opening alone
+            # leaves the rest of the question unread
+            for w in asked:
+                for h in heads[j]:
+                    out[f"q~{w}:head={h}"] = 1.0
         return out
 
     def value_feats(v: CellLink) -> dict[str, float]:
@@ -165,7 +178,8 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         if not cells or any(rc not in have for rc in cells):
             return
         args = tuple(Cell(name, i, j) for i, j in cells)
-        feats = {**feats, "n_rows_in_table": min(len(data), 50) / 50.0}
+        feats = {**feats, "n_rows_in_table": min(len(data), 50) / 50.0,
+                 **_unused(cells, where, report, test, values, named)}
         out.append(Candidate(Program(op, args, where, report, test=test), PREFIX + shape,
                              feats))
 
@@ -181,13 +195,17 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             for j in cols:
                 if j not in vcols:
                     add("lookup", [(i, j)], "value", {**value_feats(v), **col_feats(j)})
-            # the row after / before it
+            # the row after / before it; which one "after X" means depends on how the
+            # named value's column runs down the table (years rising or falling, ranks), so
+            # that direction is crossed with the question's words
             k = place[i]
+            run = runs[v.cells[0][1]]
+            turn = {f"order={run}": 1.0, **{f"order={run}:w={w}": 1.0 for w in asked}}
             for shape, step in (("next", 1), ("prev", -1)):
                 if 0 <= k + step < len(data):
                     for j in cols[:5]:
                         add("lookup", [(data[k + step], j)], shape,
-                            {**value_feats(v), **col_feats(j),
+                            {**value_feats(v), **col_feats(j), **turn,
                              "same_column": float(j in vcols)})
     # the first and last rows
     for shape, i in (("first", data[0]), ("last", data[-1])):
@@ -363,5 +381,89 @@ def _held(q: Question, ti: TableIndex, place: dict[int, int]) -> list[tuple[str,
                   key=lambda x: (x[2], x[0], x[1]))
 
 
+def _unused(cells: list[tuple[int, int]], where: str, report: int, test: int,
+            values: list[CellLink], named: list[int]) -> dict[str, float]:
+    """What the question names that a candidate leaves unread: cell values it neither tests
+    (`where`) nor reads a row of (a program over a few rows), and columns whose header the
+    question names that it neither reads, tests nor reports. "How many active employees are
+    in the engineering department?" names a status and a department; a count of the active
+    rows alone leaves the department unread — how much that costs each operator is learned."""
+    rows = {i for i, _ in cells}
+    few = len(rows) <= 2
+    said = where[1:] if where[:1] in "=~" and where else ""
+    left = sum(1 for v in values if not (said and same_text(said, v.text)) and not (
+        few and any(i in rows for i, _ in v.cells)))
+    used = {j for _, j in cells} | {report, test}
+    cols = sum(1 for j in named if j not in used)
+    return {f"unused_values={min(left, 2)}": 1.0, f"unused_columns={min(cols, 2)}": 1.0}
+
+
+def _runs(ti: TableIndex, data: list[int]) -> list[str]:
+    """Per column, how its figures (or the years its cells name) run down the data rows:
+    "up", "down" (at least `RUN_SHARE` of the steps between consecutive figures one way) or
+    "mixed"."""
+    a = ti.model.arrays
+    ncols = len(ti.model.columns)
+    seen: list[list[float]] = [[] for _ in range(ncols)]
+    for i in data:
+        for j in range(ncols):
+            k = ti.cell_pos.get((i, j))
+            if k is None:
+                continue
+            v = a.value[k]
+            if v is None:
+                v = leading_figure(a.text[k])
+            if v is None:
+                y = year_of_text(a.text[k])
+                v = float(y) if y is not None else None
+            if v is not None:
+                seen[j].append(float(v))
+    out = []
+    for vals in seen:
+        up = sum(b > a for a, b in zip(vals, vals[1:], strict=False))
+        down = sum(b < a for a, b in zip(vals, vals[1:], strict=False))
+        steps = up + down
+        out.append("up" if steps >= 2 and up >= RUN_SHARE * steps else
+                   "down" if steps >= 2 and down >= RUN_SHARE * steps else "mixed")
+    return out
+
+
+# the share of a column's header words (idf-weighted) the question says for it to name it
+NAMED_COVER = 0.5
+# the share of a column's steps that go one way for it to run up or down (`_runs`)
+RUN_SHARE = 0.8
+
+
 def _prefixed(feats: dict[str, float], prefix: str) -> dict[str, float]:
     return {prefix + k: v for k, v in feats.items()}
+
+
+def result_features(q: Question, c: Candidate, r: Result) -> dict[str, float]:
+    """What a list-table candidate answers, beside what the question asks (operand features,
+    crossed with the operator, `score.features`): whether its answer is a figure or a text,
+    how many values it states, a figure that reads as a year or is zero — each crossed with
+    the question's opening words ("how many" asks a figure, "which years" several) — and
+    whether the answer is something the question itself says (a question rarely asks what it
+    names: "what team did X play for before Y?" is not answered by Y)."""
+    op = c.program.op
+    said = tokens(q.text)
+    opening = "_".join(said[:2])
+    vals = r.answer
+    figure = bool(vals) and all(isinstance(v, float) for v in vals)
+    kind = "figure" if figure else "text"
+    out = {f"res:{op}:q={opening}:type={kind}": 1.0,
+           f"res:{op}:q={opening}:n={min(len(vals), 3)}": 1.0,
+           f"res:{op}:type={kind}": 1.0}
+    if not vals:
+        out[f"res:{op}:empty"] = 1.0
+    words = set(said)
+    shown = [tokens(f"{v:g}" if isinstance(v, float) else str(v)) for v in vals]
+    if shown and all(t and set(t) <= words for t in shown):
+        out[f"res:{op}:in_question"] = 1.0
+    if figure:
+        v = float(vals[0])
+        if v.is_integer() and 1000 <= v <= 2100:
+            out[f"res:{op}:q={opening}:yearlike"] = 1.0
+        if v == 0:
+            out[f"res:{op}:zero"] = 1.0
+    return out

@@ -23,6 +23,7 @@ from hyrag.answer.programs.candidates import Candidate
 from hyrag.answer.programs.execute import Result
 from hyrag.answer.programs.lexicon import tokens
 from hyrag.answer.programs.link import Question
+from hyrag.answer.programs.lists import result_features
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 WEIGHT_FLOOR = 1e-3  # weights below this are not shipped (`Model.save`)
@@ -41,6 +42,8 @@ def features(q: Question, c: Candidate, r: Result, kind: str = ""
     over a report table and "what was X's position" over a list of players ask different
     operators with the same words."""
     phi_op, phi = _features(q, c, r)
+    if kind == "list":
+        phi.update(result_features(q, c, r))  # what a list candidate answers (`lists`)
     if kind:
         phi_op.update({f"{kind}|{k}": v for k, v in list(phi_op.items())})
         phi.update({f"{kind}|{k}": v for k, v in list(phi.items())})
@@ -137,6 +140,9 @@ class Model:
     calibrator: dict[str, float] = field(default_factory=dict)
     # table kind -> the model for candidates over tables of that kind (no `kinds` of its own)
     kinds: dict[str, Model] = field(default_factory=dict)
+    # how the best candidate is picked (`best_first`): "factored" (the likeliest operator,
+    # then its likeliest operands) or "joint" (the likeliest candidate), fitted with the part
+    decode: str = "factored"
 
     def for_kind(self, kind: str) -> Model:
         """The part that ranks, calibrates and thresholds candidates over a `kind` table."""
@@ -181,7 +187,14 @@ class Model:
         mass; measured on the held-out halves of TAT-QA dev it picks the right program more
         often."""
         parts = self.parts(keys, phis, kinds)
-        order = sorted(range(len(parts)), key=lambda i: (-parts[i][0], -parts[i][1], i))
+        ms = [self.for_kind(k) for k in kinds] if kinds else [self]
+        if all(m.decode == "joint" for m in ms):
+            # a part fitted to decode jointly (`hyrag bench fit --decode joint`): on a list
+            # table a question's operator is often told by its operands, not its words alone
+            # ("the year after X" is the next row or the previous one as the table runs)
+            order = sorted(range(len(parts)), key=lambda i: (-parts[i][0] * parts[i][1], i))
+        else:
+            order = sorted(range(len(parts)), key=lambda i: (-parts[i][0], -parts[i][1], i))
         return [(i, parts[i]) for i in order]
 
     @staticmethod
@@ -192,7 +205,8 @@ class Model:
     def from_dict(d: dict) -> Model:
         return Model(dict(d["weights"]), float(d["min_confidence"]), dict(d.get("meta", {})),
                      dict(d.get("calibrator", {})),
-                     {k: Model.from_dict(v) for k, v in d.get("kinds", {}).items()})
+                     {k: Model.from_dict(v) for k, v in d.get("kinds", {}).items()},
+                     str(d.get("decode", "factored")))
 
     def to_dict(self) -> dict:
         """The JSON form `save` writes: weights smaller than `WEIGHT_FLOOR` are dropped and
@@ -202,6 +216,8 @@ class Model:
                 if abs(v) >= WEIGHT_FLOOR}
         d: dict = {"meta": self.meta, "min_confidence": self.min_confidence,
                    "calibrator": self.calibrator}
+        if self.decode != "factored":
+            d["decode"] = self.decode
         if self.kinds:
             d["kinds"] = {k: m.to_dict() for k, m in sorted(self.kinds.items())}
         d["weights"] = kept

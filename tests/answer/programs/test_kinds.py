@@ -31,6 +31,23 @@ def test_a_kind_part_scores_its_candidates_and_round_trips(tmp_path: Path) -> No
     assert "arg:tiny" not in back.weights  # pruned below the floor, as before
 
 
+def test_a_part_fitted_to_decode_jointly_picks_the_likeliest_candidate(tmp_path: Path
+                                                                       ) -> None:
+    """Factored decoding takes the likeliest operator, then its operands; a part fitted with
+    `--decode joint` takes the likeliest candidate: one sure operand set of a less likely
+    operator beats an operator whose mass is spread over many."""
+    weights = {"op=many": 0.5, "arg:sure": 6.0}
+    keys = ["many", "many", "many", "one"]
+    phis = [({"op=many": 1.0}, {}), ({"op=many": 1.0}, {}), ({"op=many": 1.0}, {}),
+            ({}, {"arg:sure": 1.0})]
+    factored = Model(weights, 0.0, {})
+    joint = Model({}, 0.0, {}, {}, {"list": Model(weights, 0.0, {}, decode="joint")})
+    assert factored.best_first(keys, phis)[0][0] == 0
+    assert joint.best_first(keys, phis, ["list"] * 4)[0][0] == 3
+    joint.save(tmp_path / "w.json")
+    assert Model.load(tmp_path / "w.json").kinds["list"].decode == "joint"
+
+
 def test_a_model_without_parts_is_written_as_before(tmp_path: Path) -> None:
     Model({"arg:x": 1.0}, 0.5, {}).save(tmp_path / "w.json")
     assert "kinds" not in (tmp_path / "w.json").read_text(encoding="utf-8")
@@ -71,6 +88,20 @@ def test_program_first_kinds_answer_with_a_confident_program_before_the_readers(
     assert first.program["kind"] == "program"
     assert first.verification["program_first"] == {"table_kind": "list"}
     assert "program_first" not in got[()].verification
+
+
+def test_a_misspelt_value_is_read_as_the_cell_it_misspells(tmp_path: Path) -> None:
+    """"Lakesdie" is no word of the table; it misspells the club "Lakeside", and the count
+    of that club's skaters answers. A word close to no cell links nothing."""
+    weights = tmp_path / "w.json"
+    Model(COUNT, 0.0, {}, {}, {"list": Model(COUNT, 0.0, {})}).save(weights)
+    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights))
+    with csv_kb(tmp_path, "roster.csv", ROSTER, s) as kb:
+        a = kb.ask("How many skaters skate for Lakesdie?")
+        assert a.decision == "answer" and a.values == (2.0,), a.text
+        assert a.program["program"]["where"] == "=lakeside"
+        b = kb.ask("How many skaters skate for Brightwater?")
+        assert b.program is None or b.program["program"].get("where") != "=lakeside"
 
 
 def test_program_first_kinds_is_a_checked_setting() -> None:
