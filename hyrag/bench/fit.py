@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 from hyrag.bench.fit_sparse import (
     Packed,
     Vocabulary,
+    document_folds,
     fit_packed,
     pack,
     size_mb,
@@ -407,8 +408,7 @@ def out_of_fold(groups: list[dict], l2: float, steps: int, floor: float = 0.0,
     shipped ranker's are). The calibrator and the threshold are fitted on these, not on the
     fitted questions' own (over-confident) rankings."""
     out: list[tuple[dict, int]] = []
-    docs = sorted({g["doc"] for g in groups}, key=str)
-    fold = {d: k % folds for k, d in enumerate(docs)}
+    fold = document_folds((g["doc"] for g in groups), folds)
     for f in range(folds):
         train = [g for g in groups if fold[g["doc"]] != f]
         test = [g for g in groups if fold[g["doc"]] == f]

@@ -18,7 +18,7 @@ and `fit._tops` give on the same questions as dictionaries.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -206,15 +206,19 @@ def _softmax(s: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
+def document_folds(docs: Iterable[object], folds: int) -> dict[object, int]:
+    """Each document's fold, for out-of-fold predictions (`fit.out_of_fold`, `out_of_fold`):
+    the documents in a fixed order, dealt round-robin, so a document's questions share a fold."""
+    return {d: k % folds for k, d in enumerate(sorted(set(docs), key=str))}
+
+
 def out_of_fold(groups: Sequence[Packed], vocab: Vocabulary, l2: float, steps: int,
-                floor: float = 0.0, decode: str = "factored", folds: int = 2
-                ) -> list[tuple[dict, int]]:
+                floor: float, decode: str, folds: int) -> list[tuple[dict, int]]:
     """`fit.out_of_fold` on packed questions: `folds` folds by document, each question ranked
     by the ranker fitted on the other folds (its weights below `floor` dropped)."""
     from hyrag.bench.fit import pruned
 
-    docs = sorted({g.doc for g in groups}, key=str)
-    fold = {d: k % folds for k, d in enumerate(docs)}
+    fold = document_folds((g.doc for g in groups), folds)
     out: list[tuple[dict, int]] = []
     for f in range(folds):
         train = [g for g in groups if fold[g.doc] != f]
@@ -228,7 +232,6 @@ def size_mb(groups: Sequence[Packed]) -> float:
     return sum(a.nbytes for g in groups for a in (
         g.op_ptr, g.op_idx, g.op_val, g.cand_key, g.arg_ptr, g.arg_idx, g.arg_val, g.y,
         g.answers)) / 1e6
-
 
 
 def unpack(g: Packed, vocab: Vocabulary) -> dict:
