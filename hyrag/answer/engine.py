@@ -296,11 +296,19 @@ class AnswerEngine:
                 _corrected(question, parsed.corrections), commitments.facts, reader, emit)):
             # another document answers the question as well, with another figure: asking
             # which is meant, not answering with whichever was committed (decide/sources.py)
-            from hyrag.answer.decide.sources import clarification, document
+            import re
 
+            from hyrag.answer.decide.sources import side_by_side
+
+            added, said = side_by_side(rivals, commitments.facts)
+            for f in added:  # each figure shown is cited: evidence, numbered, verified
+                commitments.commit(f)
+            evidence, numbers = number_facts(commitments)
+            dr = _replace(dr, evidence=evidence, numbers=numbers)
             decision = "clarify"
-            reason = text = clarification(rivals, sorted({document(f.source) for f in
-                                                          commitments.facts if f.source}))
+            reason = text = re.sub(r"\{n:([^}]+)\}", lambda m: f"[{numbers[m.group(1)]}]", said)
+            verification.update(check(text, commitments.facts, derivations, periods,
+                                      numbers=numbers, con=reader.con))
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:
             decision = "abstain"
             reason = (f"confidence {verification['confidence']:.2f} is below the "

@@ -35,10 +35,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from hyrag.answer.link.warrant import _COLS, agree
+from hyrag.answer.link.commitment import Fact
+from hyrag.answer.link.warrant import _COLS, agree, fact_of
 from hyrag.answer.programs.lexicon import content, tokens, years
 from hyrag.answer.programs.score import REPORT_SCALES
 
@@ -51,10 +52,9 @@ class Rival:
     """A claim of another document that answers the question as well as the committed one."""
 
     document: str  # the file name without its extension
-    file: str
     claim_id: str
-    value_text: str
     for_claim: str  # the committed claim it rivals
+    row: dict = field(compare=False, repr=False)  # its claims row (`link.warrant._COLS`)
 
 
 def document(file: str | None) -> str:
@@ -103,7 +103,7 @@ def rivals(question: str, facts: Sequence, con, *, limit: int = 5000) -> tuple[R
             if agree(_as_row(f), r):
                 continue
             seen.add(r["claim_id"])
-            out.append(Rival(doc, r["file"], r["claim_id"], r["value_text"] or "", f.claim_id))
+            out.append(Rival(doc, r["claim_id"], f.claim_id, r))
     return tuple(out)
 
 
@@ -157,10 +157,30 @@ def _as_row(f) -> dict:  # commitment.Fact -> the row form `agree` compares
     return {"value_base": f.value_base, "value_text": f.value_text, "scale": f.scale}
 
 
-def clarification(rv: Sequence[Rival], own: Sequence[str], shown: int = 5) -> str:
-    """The question back to the user: which of the documents holding an answer is meant."""
-    docs = list(dict.fromkeys([*own, *(r.document for r in rv)]))
-    listed = ", ".join(docs[:shown]) + (f" and {len(docs) - shown} more" if len(docs) > shown
-                                        else "")
-    return (f"{len(docs)} documents give different figures for what the question asks "
-            f"({listed}), and the question names none of them: which one is meant?")
+def side_by_side(rv: Sequence[Rival], facts: Sequence, shown: int = 5
+                 ) -> tuple[list[Fact], str]:
+    """The question back to the user, with each document's figure beside its name: the
+    rival claims to commit as evidence (one per document, the first `shown` documents) and the
+    sentence, whose `{n:<claim id>}` marks the engine replaces with evidence numbers."""
+    own: dict[str, object] = {}
+    for f in facts:
+        if f.kind in ("cell", "text", "aggregate") and f.value_base is not None and f.source:
+            own.setdefault(document(f.source), f)
+    first: dict[str, Rival] = {}
+    for r in rv:
+        first.setdefault(r.document, r)
+    req = next(iter(own.values())).requirement if own else "R1"
+    added = [fact_of(r.row, req, f"rival of {r.for_claim} in another document")
+             for r in list(first.values())[: max(shown - len(own), 0)]]
+    listed = [(document(f.source), f) for f in own.values()] + [
+        (document(f.source), f) for f in added]
+    parts = [f"{doc} {f.value_text} {{n:{f.claim_id}}}" for doc, f in listed[:shown]]
+    more = len(own) + len(first) > len(parts)
+    lead = next(iter(own.values()), None)
+    what = f"{lead.attribute}{f' in {lead.time_key}' if lead.time_key else ''}" if lead \
+        else "what the question asks"
+    # no count in the sentence: every number an answer states must trace to evidence
+    text = (f"Documents give different figures for {what}: {', '.join(parts)}"
+            f"{', among others' if more else ''}. The question names none of them: which one "
+            "is meant?")
+    return added, text
