@@ -10,6 +10,7 @@ Cells are distinct by (type, value), the key the per-row memos used before: `1`,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ingest.cells import cell_text, is_empty
 from ingest.types import Cell
 
 
@@ -29,17 +31,40 @@ class CodedColumn:
 
     def read(self, f: Callable[[Cell], Any], dtype: Any = object) -> np.ndarray:
         """f of every row's cell, f called once per distinct cell."""
-        per = np.empty(len(self.values), dtype=dtype)
-        per[:] = [f(v) for v in self.values] if dtype is not object else _objects(
-            [f(v) for v in self.values])
+        got = [f(v) for v in self.values]
+        per = _objects(got) if dtype is object else np.array(got, dtype=dtype)
         return per[self.codes]
+
+    @functools.cached_property
+    def _distinct_texts(self) -> list[str]:
+        return [cell_text(v) for v in self.values]
+
+    @functools.cached_property
+    def texts(self) -> np.ndarray:
+        """`cells.cell_text` of every row's cell (the row kinds, the period labels and the
+        row paths all read a label column's text)."""
+        return _objects(self._distinct_texts)[self.codes]
+
+    def read_text(self, f: Callable[[str], Any], dtype: Any = object) -> np.ndarray:
+        """f of every row's cell text (`texts`), f called once per distinct cell."""
+        got = [f(t) for t in self._distinct_texts]
+        per = _objects(got) if dtype is object else np.array(got, dtype=dtype)
+        return per[self.codes]
+
+    @functools.cached_property
+    def empty(self) -> np.ndarray:
+        """`cells.is_empty` of every row's cell."""
+        return self.read(is_empty, bool)
 
 
 def _objects(items: list[Any]) -> np.ndarray:
     """A 1-D object array of `items` even when they are tuples (np.array would nest them)."""
     out = np.empty(len(items), dtype=object)
-    for k, x in enumerate(items):
-        out[k] = x
+    if any(x.__class__ is tuple or x.__class__ is list for x in items):
+        for k, x in enumerate(items):
+            out[k] = x
+    else:
+        out[:] = items
     return out
 
 

@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+import numpy as np
+
 from ingest.captions import caption_scale
 from ingest.numbers import parse_number, scale_hint
 from ingest.timekeys import parse_time_key
@@ -141,6 +143,21 @@ def is_empty(v: Cell) -> bool:
     t = v.strip()
     # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is
     return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS)
+
+
+def _unique_keys(table: RawTable, j: int) -> bool:
+    """Does column j hold a value in every row, no two alike once stripped? Read over its
+    distinct cells (`RawTable.coded`): a repeated cell repeats its key."""
+    if not table.rows:
+        return True
+    coded = table.coded[j]
+    if coded.read(is_empty, bool).any():
+        return False
+    used = np.unique(coded.codes)
+    if len(used) != len(table.rows):
+        return False
+    keys = {str(coded.values[k]).strip() for k in used.tolist()}
+    return len(keys) == len(used)
 
 
 def _is_number(v: Cell, cache: dict) -> bool:
@@ -329,15 +346,13 @@ def infer_schema(table: RawTable, opts: SchemaOptions | None = None) -> TableSch
             to, reason = change
             adjustments.append(Adjustment(col.name, role, to, reason))
             role = to
-        if role is Role.ID:
-            # Uniqueness must hold over the whole table, not just the dry run.
-            keys = [str(r[j]).strip() for r in table.rows if not is_empty(r[j])]
-            if len(set(keys)) != len(keys) or len(keys) != len(table.rows):
-                adjustments.append(
-                    Adjustment(col.name, Role.ID, Role.CATEGORICAL, "values repeat in the table")
-                )
-                role = Role.CATEGORICAL
-                full_id_ok = False
+        # Uniqueness must hold over the whole table, not just the dry run.
+        if role is Role.ID and not _unique_keys(table, j):
+            adjustments.append(
+                Adjustment(col.name, Role.ID, Role.CATEGORICAL, "values repeat in the table")
+            )
+            role = Role.CATEGORICAL
+            full_id_ok = False
         scale, unit = scale_hint(col.header)
         if role is Role.NUMERIC:
             if not scale and takes_title_scale(unit):

@@ -226,8 +226,8 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     if not table.rows:
         return False
     col = table.coded[0]
-    keep = (np.asarray(kinds, dtype=object) == "data") & col.read(lambda v: not is_empty(v), bool)
-    labels = col.read(cell_text)[keep].tolist()
+    keep = (np.asarray(kinds, dtype=object) == "data") & ~col.empty
+    labels = col.texts[keep].tolist()
     if not any(_period(x) for x in labels[:PERIOD_SAMPLE]):
         return False
     dated = [_period(x) is not None for x in labels]
@@ -259,8 +259,7 @@ def _is_figure_cell(v: Cell) -> bool:
     return v is not None and cell_kind(v) in ("number", "year")
 
 
-def _is_total_cell(v: Cell) -> bool:
-    label = cell_text(v)
+def _is_total_label(label: str) -> bool:
     return bool(label) and is_total_label(label)
 
 
@@ -280,8 +279,8 @@ def _row_kinds(table: RawTable, heads: Sequence[str | None] | None = None) -> li
     for col in cols[1:]:
         filled |= col.read(lambda v: v is not None, bool)
         figure |= col.read(_is_figure_cell, bool)
-        nonempty |= col.read(lambda v: not is_empty(v), bool)
-    total = cols[0].read(_is_total_cell, bool)
+        nonempty |= ~col.empty
+    total = cols[0].read_text(_is_total_label, bool)
     head = np.fromiter((h is not None for h in heads), dtype=bool, count=n)
     kinds = np.where(
         ~filled, np.where(head, "heading", "data"),
@@ -381,10 +380,10 @@ def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Seq
     elif keys is not None:
         periods = keys
     else:
-        periods = cols[time_pos].read(lambda v: _period(cell_text(v))).tolist()
+        periods = cols[time_pos].read_text(_period).tolist()
     named: list[np.ndarray] = []
     for j in sorted([*naming, *([time_pos] if time_pos is not None else [])]):
-        shown = cols[j].read(lambda v: None if is_empty(v) else cell_text(v))
+        shown = np.where(cols[j].empty, None, cols[j].texts)
         if j == time_pos:
             shown = np.where(np.fromiter((p is None for p in periods), bool, count=n),
                              shown, None)
@@ -481,7 +480,7 @@ def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame,
     arrays: its parsed value, scale and unit per row (the display text as the file shows
     it)."""
     coded = table.coded[j]
-    ri = np.flatnonzero(coded.read(lambda v: not is_empty(v), bool))
+    ri = np.flatnonzero(~coded.empty)
     texts = coded.read(lambda v: v if v.__class__ is str else cell_text(v))[ri]
     num = typed[f"{name}__num"]
     has = num.notna().to_numpy(dtype=bool)[ri]
