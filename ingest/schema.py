@@ -15,8 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-import numpy as np
-
 from ingest.captions import caption_scale
 from ingest.numbers import parse_number, scale_hint
 from ingest.timekeys import parse_time_key
@@ -148,6 +146,7 @@ def is_empty(v: Cell) -> bool:
 def _unique_keys(table: RawTable, j: int) -> bool:
     """Does column j hold a value in every row, no two alike once stripped? Read over its
     distinct cells (`RawTable.coded`): a repeated cell repeats its key."""
+    import numpy as np  # at ingest only: reading a stored model imports no NumPy
     if not table.rows:
         return True
     coded = table.coded[j]

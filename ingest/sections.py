@@ -24,8 +24,6 @@ import math
 import re
 from collections.abc import Sequence
 
-import numpy as np
-
 from ingest.captions import scale_declaration
 from ingest.numbers import decimals_shown, parse_number
 from ingest.schema import is_empty
@@ -73,6 +71,7 @@ def heading_labels(table: RawTable) -> list[str | None]:
     """`heading_label` of every row. Only a row whose cells after the first are all blank can
     be a heading; those are found column-wise (`RawTable.coded`), so a table of figures, where
     no row is one, costs a few array operations instead of a call per row."""
+    import numpy as np  # at ingest only: the answer route reads headings without NumPy
     rows = table.rows
     out: list[str | None] = [None] * len(rows)
     if len(table.header) < 2 or not rows:

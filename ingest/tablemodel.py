@@ -35,8 +35,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_empty
 from ingest.numbers import parse_number, scale_hint
@@ -46,6 +44,7 @@ from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
 if TYPE_CHECKING:  # the typed frame is handed in; reading a stored model needs no pandas
+    import numpy as np
     import pandas as pd
 
 ROW_KINDS = ("data", "heading", "total", "metadata", "notes")
@@ -223,6 +222,7 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     labels that are not sit together before or after the run of periods (a series followed by
     its statistics: "No. Obs", "Mean"), never between them. Decided on the first
     PERIOD_SAMPLE labels when the first of them are no periods at all (a list of names)."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     if not table.rows:
         return False
     col = table.coded[0]
@@ -267,6 +267,7 @@ def _row_kinds(table: RawTable, heads: Sequence[str | None] | None = None) -> li
     """Each row's kind (module docstring), read column-wise (`RawTable.coded`): whether a row
     holds anything, a figure or a non-empty cell after its label is an OR over columns of a
     reading made once per distinct cell. `heads`: the rows' `heading_labels`, when known."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     rows = table.rows
     n = len(rows)
     if not n:
@@ -294,6 +295,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     `typed`: the typed frame of the same rows (`ingest.typed`, not melted), whose parsed
     numbers and time keys are reused; otherwise each distinct value of a column is parsed
     once. Either way the cost is the table's size in lookups, not in parses."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     heads = heading_labels(table)
     kinds = _row_kinds(table, heads)
     sections = section_paths(table, heads)
@@ -373,6 +375,7 @@ def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Seq
     """Each row's path, kind and period (module docstring). What names a row (its non-empty
     naming cells, and its time cell when that is no period) is read column-wise; the path is
     then assembled per row."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     n = len(table.rows)
     cols = table.coded
     if time_pos is None:
@@ -413,6 +416,7 @@ def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Seq
 
 
 def _objects(items: list) -> np.ndarray:
+    import numpy as np  # at ingest only: reading a stored model needs none
     out = np.empty(len(items), dtype=object)
     out[:] = items
     return out
@@ -428,6 +432,7 @@ def _first_mark_percent(ri: np.ndarray, ci: np.ndarray, texts: np.ndarray,
     at most `PERCENT_COLUMN_MAX` in size is a column of percentages ("Sales 100.0 %" over
     "Gross profit 40.0"): statements set the unit on the first line only, as they set "$".
     Those figures take the percent scale (in place, on the cell arrays `build` assembles)."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     has = np.fromiter((v is not None for v in values.tolist()), dtype=bool, count=len(values))
     for j in np.unique(ci[has]).tolist():
         ks = np.flatnonzero(has & (ci == j))
@@ -470,6 +475,7 @@ def _in_file_order(*columns: np.ndarray) -> CellArrays:
     """The cells, gathered column by column, in file order (by row, then column). Each
     column's cells are in row order and the columns come left to right, so a stable sort by
     row alone is that order: one NumPy argsort, not a Python key function per cell."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     order = np.argsort(np.asarray(columns[0], dtype=np.int64), kind="stable")
     return CellArrays(*(tuple(np.asarray(c)[order].tolist()) for c in columns))
 
@@ -479,6 +485,7 @@ def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame,
     """Column `j`'s cells from the typed frame, as (row, column, text, value, scale, unit)
     arrays: its parsed value, scale and unit per row (the display text as the file shows
     it)."""
+    import numpy as np  # at ingest only: reading a stored model needs none
     coded = table.coded[j]
     ri = np.flatnonzero(~coded.empty)
     texts = coded.read(lambda v: v if v.__class__ is str else cell_text(v))[ri]
