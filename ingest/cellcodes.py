@@ -35,6 +35,16 @@ class CodedColumn:
         per = _objects(got) if dtype is object else np.array(got, dtype=dtype)
         return per[self.codes]
 
+    def any_where(self, f: Callable[[Cell], bool], rows: np.ndarray) -> np.ndarray:
+        """f of the cell of each row where `rows` is True (False elsewhere), f called only
+        for the distinct cells of those rows: an OR over columns asks each column about the
+        rows the columns before it did not settle."""
+        need = np.unique(self.codes[rows])
+        per = np.zeros(len(self.values), dtype=bool)
+        if len(need):
+            per[need] = [bool(f(self.values[k])) for k in need.tolist()]
+        return per[self.codes] & rows
+
     @functools.cached_property
     def _distinct_texts(self) -> list[str]:
         return [cell_text(v) for v in self.values]

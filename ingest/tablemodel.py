@@ -274,15 +274,16 @@ def _row_kinds(table: RawTable, heads: Sequence[str | None] | None = None) -> li
         return []
     heads = heading_labels(table) if heads is None else heads
     cols = table.coded
+    head = np.fromiter((h is not None for h in heads), dtype=bool, count=n)
     filled = np.zeros(n, dtype=bool)
     figure = np.zeros(n, dtype=bool)
-    nonempty = np.zeros(n, dtype=bool)
+    for col in cols[1:]:  # each column asked only about the rows still without a figure
+        filled |= col.any_where(lambda v: v is not None, ~filled)
+        figure |= col.any_where(_is_figure_cell, ~figure)
+    nonempty = np.zeros(n, dtype=bool)  # asked only where it decides: notes or data
     for col in cols[1:]:
-        filled |= col.read(lambda v: v is not None, bool)
-        figure |= col.read(_is_figure_cell, bool)
-        nonempty |= ~col.empty
+        nonempty |= col.any_where(lambda v: not is_empty(v), filled & ~figure & ~head & ~nonempty)
     total = cols[0].read_text(_is_total_label, bool)
-    head = np.fromiter((h is not None for h in heads), dtype=bool, count=n)
     kinds = np.where(
         ~filled, np.where(head, "heading", "data"),
         np.where(figure, np.where(total, "total", "data"),
@@ -344,6 +345,12 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
             parts.append(_typed_cells(table, j, typed, col.name))
             continue
         coded = table.coded[j]
+        if not figures:  # a naming column: its non-empty cells' text, no figure read
+            ri = np.flatnonzero(~coded.empty)
+            parts.append((ri, np.full(len(ri), j, dtype=np.intp), coded.texts[ri],
+                          np.full(len(ri), None, dtype=object), np.full(len(ri), "", dtype=object),
+                          np.full(len(ri), "", dtype=object)))
+            continue
         got = [("", None, "", "") if v is None else _read_cell(v, figures, col_scale, col_unit)
                for v in coded.values]  # once per distinct cell
         ri = np.flatnonzero(np.array([bool(g[0]) for g in got], dtype=bool)[coded.codes])
