@@ -477,7 +477,8 @@ def insert_aggregates(
         f"""SELECT header, letter, {gname} AS gname, {grp} AS grp, key, start_date, end_date,
             order_key, CAST(sum(n) AS BIGINT) AS n, {_exact_total("v")} AS s,
             {_exact_total("v")} / CAST(sum(nv) AS BIGINT) AS a, {_exact_total("b")} AS sb,
-            {_exact_total("b")} / CAST(sum(nb) AS BIGINT) AS ab, min(sc_lo) AS sc, arg_min(un, rid) AS un,
+            {_exact_total("b")} / CAST(sum(nb) AS BIGINT) AS ab, min(sc_lo) AS sc,
+            arg_min(un, rid) AS un,
             CAST(NULL AS STRUCT(r BIGINT, s VARCHAR)[]) AS rows
         FROM temp.hyrag_agg_parts {where}
         GROUP BY header, letter, {grp}, key, start_date, end_date, order_key

@@ -134,8 +134,9 @@ def _named(kind: str, entity: str | None, attribute: str | None, file: str | Non
     """The words a claim's line item and column name, as what it measures. Not counted: a
     sentence's entity (the heading it sits under, not its subject); digits and what they
     leave of a word under three letters (a footnote mark "rate4", a scale "$'000", a period
-    "FY19"); a scale word ("(in thousands)"); the words of its document's and table's names (a wide table's cells take the
-    table for their entity: the document, which is what the question leaves unnamed)."""
+    "FY19"); a scale word ("(in thousands)"); the words of its document's and table's names
+    (a wide table's cells take the table for their entity: the document, which is what the
+    question leaves unnamed)."""
     raw = " ".join(_DIGITS.sub("", w) for x in (None if kind == "text" else entity, attribute)
                    if x for w in str(x).split())
     return {t for t in content(raw) if len(t) > 2} - _SCALE_WORDS - _words(document(file),
