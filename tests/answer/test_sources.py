@@ -93,3 +93,21 @@ def test_the_rivals_are_in_the_audit_record(tmp_path: Path) -> None:
         events = list(kb.ask_stream("What was the gross profit in 2019?"))
         rivals = [e for e in events if e["type"] == "rivals"]
         assert rivals and rivals[0]["documents"] == ["delta", "gamma"]
+
+
+NORTH = "order_id,order_date,revenue\nA1,2024-01-05,100\nA2,2024-03-09,250\nA3,2023-11-02,80\n"
+SOUTH = "order_id,order_date,revenue\nB1,2024-02-11,300\nB2,2024-05-20,120\nB3,2023-07-14,60\n"
+
+
+def test_a_total_over_one_of_several_like_tables_asks_which_is_meant(tmp_path: Path) -> None:
+    # the SQL route totals one table of a folder of like files; the others' totals rival it
+    files = {"north_sales.csv": NORTH, "south_sales.csv": SOUTH}
+    with _kb(tmp_path, files) as kb:
+        a = kb.ask("What was the total revenue in 2024?")
+        assert a.decision == "clarify"
+        assert "north_sales 350 [" in a.text and "south_sales 420 [" in a.text, a.text
+        assert a.verification["verdict"] == "pass"
+        named = kb.ask("What was the total revenue of north sales in 2024?")
+        assert named.decision == "answer" and named.values == (350.0,)
+    with _kb(tmp_path / "off", files, answer_rival_documents=False) as kb:
+        assert kb.ask("What was the total revenue in 2024?").values == (350.0,)

@@ -33,10 +33,14 @@ question leaves unnamed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
+
+import duckdb
 
 from hyrag.answer.link.commitment import Fact
 from hyrag.answer.link.warrant import _COLS, agree, fact_of
@@ -47,14 +51,20 @@ _DIGITS = re.compile(r"\d")
 _SCALE_WORDS = frozenset(t for w in REPORT_SCALES for t in tokens(w))
 
 
+# the SQL route's computation is run over other documents' tables until this many give
+# another figure: enough to show them side by side (`side_by_side`) and to know there are others
+COMPUTED_RIVALS = 10
+
+
 @dataclass(frozen=True)
 class Rival:
-    """A claim of another document that answers the question as well as the committed one."""
+    """A figure of another document that answers the question as well as the committed one:
+    a claim, or the committed SQL computation run over another document's table."""
 
     document: str  # the file name without its extension
     claim_id: str
     for_claim: str  # the committed claim it rivals
-    row: dict = field(compare=False, repr=False)  # its claims row (`link.warrant._COLS`)
+    fact: Fact = field(compare=False, repr=False)  # as evidence, to show it beside the other
 
 
 def document(file: str | None) -> str:
@@ -76,8 +86,6 @@ def rivals(question: str, facts: Sequence, con, *, limit: int = 5000) -> tuple[R
     figure."""
     figures = [f for f in facts if f.kind in ("cell", "text", "aggregate")
                and f.value_base is not None and f.source]
-    if not figures:
-        return ()
     own = {document(f.source) for f in figures}
     asked = set(content(question))
     named_years = set(years(question))
@@ -103,8 +111,64 @@ def rivals(question: str, facts: Sequence, con, *, limit: int = 5000) -> tuple[R
             if agree(_as_row(f), r):
                 continue
             seen.add(r["claim_id"])
-            out.append(Rival(doc, r["claim_id"], f.claim_id, r))
+            out.append(Rival(doc, r["claim_id"], f.claim_id, fact_of(
+                r, f.requirement, f"rival of {f.claim_id} in another document")))
+    for f in facts:
+        if f.kind == "sql" and f.value is not None:
+            out.extend(_computed_rivals(f, asked, con, COMPUTED_RIVALS))
     return tuple(out)
+
+
+def _computed_rivals(f: Fact, asked: set[str], con, limit: int) -> list[Rival]:
+    """The SQL route's one-value computation (`link.warrant.WarrantGate._compute`) run over
+    each other document's table that holds the same measure (a column of the same words) and
+    spells what the question asks of the committed table: the rivals are those whose result
+    differs. A measure every table of a folder of like files holds ("revenue") with a period
+    named ("in 2024") is computed over one table by the route; the others' totals are as much
+    the answer. It stops at `limit` rivals."""
+    try:
+        loc = json.loads(f.locator)
+        sql, table = loc["sql"], loc["table"]
+    except (ValueError, KeyError, TypeError):
+        return []
+    if " GROUP BY " in sql.upper() or f'"{table}"' not in sql:
+        return []  # a ranking, or a statement naming its table otherwise: not rewritten
+    measure = set(content(f.attribute or ""))
+    rows = con.execute(
+        "SELECT DISTINCT s.table_name, s.column_name, src.name FROM schemas s JOIN kb_tables k "
+        "ON k.table_name = s.table_name JOIN sources src ON src.source_id = k.source_id "
+        "WHERE s.role = 'numeric' AND src.status = 'current' AND s.table_name <> ? "
+        "ORDER BY s.table_name", [table]).fetchall()
+    own = con.execute("SELECT src.name FROM kb_tables k JOIN sources src ON src.source_id = "
+                      "k.source_id WHERE k.table_name = ?", [table]).fetchone()
+    own_doc = document(own[0]) if own else ""
+    explained = asked & _words(f.entity, f.attribute, table, own_doc)
+    out: list[Rival] = []
+    for other, column, name in rows:
+        if len(out) >= limit:
+            break
+        if not measure or set(content(column)) != measure or document(name) == own_doc:
+            continue
+        if not explained <= _words(other, column, document(name)):
+            continue
+        other_sql = sql.replace(f'"{table}"', f'"{other}"')
+        try:
+            got = con.execute(other_sql).fetchone()
+        except duckdb.Error:  # the table lacks a column the computation filters on
+            continue
+        if not got or got[-1] is None:
+            continue
+        value = float(got[-1])
+        shown = f"{value:,.2f}" if not value.is_integer() else f"{int(value):,}"
+        if agree(_as_row(f), {"value_base": value, "value_text": shown, "scale": f.scale}):
+            continue
+        cid = "sql:" + hashlib.sha256(other_sql.encode()).hexdigest()[:12]
+        out.append(Rival(document(name), cid, f.claim_id, replace(
+            f, claim_id=cid, locator=json.dumps({"sql": other_sql, "table": other},
+                                                ensure_ascii=False),
+            text=f.text.replace(table, other).replace(f.value_text, shown), value=value,
+            value_text=shown, value_base=value, table=other, warrant_query=other_sql)))
+    return out
 
 
 def _candidates(con, words: set[str], limit: int) -> list[dict]:
@@ -163,18 +227,18 @@ def side_by_side(rv: Sequence[Rival], facts: Sequence, shown: int = 5
     """The question back to the user, with each document's figure beside its name: the
     rival claims to commit as evidence (one per document, the first `shown` documents) and the
     sentence, whose `{n:<claim id>}` marks the engine replaces with evidence numbers."""
-    own: dict[str, object] = {}
+    own: dict[str, Fact] = {}
     for f in facts:
         if f.kind in ("cell", "text", "aggregate") and f.value_base is not None and f.source:
             own.setdefault(document(f.source), f)
+        elif f.kind == "sql" and f.value is not None and f.claim_id in {r.for_claim for r in rv}:
+            own.setdefault(f.table or "", f)
     first: dict[str, Rival] = {}
     for r in rv:
         first.setdefault(r.document, r)
-    req = next(iter(own.values())).requirement if own else "R1"
-    added = [fact_of(r.row, req, f"rival of {r.for_claim} in another document")
-             for r in list(first.values())[: max(shown - len(own), 0)]]
-    listed = [(document(f.source), f) for f in own.values()] + [
-        (document(f.source), f) for f in added]
+    added = [r.fact for r in list(first.values())[: max(shown - len(own), 0)]]
+    names = {r.fact.claim_id: r.document for r in first.values()}
+    listed = [*own.items(), *((names[f.claim_id], f) for f in added)]
     parts = [f"{doc} {f.value_text} {{n:{f.claim_id}}}" for doc, f in listed[:shown]]
     more = len(own) + len(first) > len(parts)
     lead = next(iter(own.values()), None)
