@@ -9,6 +9,7 @@ candidates (`LINK_TOP_ROWS`, `LINK_TOP_COLUMNS`) is made here.
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
@@ -47,9 +48,20 @@ class Question:
         toks = content(text)
         return Question(text, text.lower(), frozenset(toks), toks, years(text), bounds(text))
 
+    @property
+    def points_at_table(self) -> bool:
+        """Whether the question points at a table rather than naming it ("Which years does the
+        table show?", "What items are listed in this table?"): asked of a knowledge base
+        holding one table, it means that table, whatever words it names (`route.rank`)."""
+        return _POINTS_AT_TABLE.search(self.lower) is not None
+
     def position(self, words: frozenset[str]) -> int:
         """Where the question first says one of `words` (its length when it says none)."""
         return next((i for i, t in enumerate(self.order) if t in words), len(self.order))
+
+
+# "the table", "this table", "the above table": a question pointing at the table it is asked of
+_POINTS_AT_TABLE = re.compile(r"\b(?:the|this|that|above|following)\s+(?:\w+\s+)?table\b")
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,8 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     memo: dict = {}  # cells read, shared by the question's candidates
     wanted = set(proposals)
     for ti in _named_tables(q, tabs):
-        if not names_table(q, ti):
+        # a question names the table it reads, or points at the only one there is
+        if not (names_table(q, ti) or (q.points_at_table and len(tabs) == 1)):
             continue
         cands = enumerate_programs(q, ti)
         kind, part = kinds_of[ti.model.name]

@@ -178,3 +178,22 @@ def test_a_sentence_that_answers_the_question_lowers_the_programs_confidence(
             assert got is not None and got.program["operation"] == "lookup"
             confidence[with_note] = got.program["confidence"]
     assert confidence[True] < confidence[False]
+
+
+def test_a_question_pointing_at_the_table_reads_the_only_one(tmp_path: Path) -> None:
+    """"Which years does the table show?" names no word of the table's cells, yet asked of a
+    knowledge base holding one table it means that table: its programs are ranked (the
+    periods among them). With a second table the pointing is ambiguous, and a question that
+    names neither gets no program."""
+    from hyrag.answer.programs.route import rank
+
+    q = "Which years does the table show?"
+    (tmp_path / "revenue.csv").write_text(REPORT, encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
+        kb.ingest(tmp_path / "revenue.csv")
+        ranked = rank(q, kb.store.con)
+        assert any(r.candidate.program.op == "labels" and set(r.result.values) == {"2019", "2018"}
+                   for r in ranked)
+        (tmp_path / "orders.csv").write_text(ORDERS, encoding="utf-8")
+        kb.ingest(tmp_path / "orders.csv")
+        assert rank(q, kb.store.con) == []
