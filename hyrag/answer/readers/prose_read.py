@@ -50,7 +50,7 @@ from hyrag.answer.programs.lexicon import singular
 from hyrag.answer.readers import prose_periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers.prose_amounts import Amount, sentences, table_restates
-from ingest.units import SCALE_WORDS
+from ingest.units import MAGNITUDES, SCALE_WORDS
 
 _STOP = {
     "what", "which", "who", "whom", "how", "much", "many", "was", "were", "is", "are", "be",
@@ -468,8 +468,7 @@ def _compute(con, question: str, amounts: list[list[Amount]], ys: list[str],
         return None  # "$5 million" and "7%" do not add up
     ops = [b.commit(a, 1.0) for a in picked]
     first = picked[0]
-    scale = "percent" if first.percent else (first.scale if first.scale in (
-        "thousand", "million", "billion") else "")
+    scale = "percent" if first.percent else (first.scale if first.scale in MAGNITUDES else "")
     by_year = dict(zip(ys, ops, strict=True))
     if op in ("difference", "change_ratio"):
         if len(ys) != 2:
