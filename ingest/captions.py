@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_WORD = {"thousand": "thousand", "thousands": "thousand", "million": "million",
-         "millions": "million", "billion": "billion", "billions": "billion"}
+from ingest.units import MAGNITUDES, SCALE_WORDS, SCALES
+
 _CUR = (r"(?:[$€£¥]|us\s?\$|a\$|c\$|hk\$|s\$|nt\$|r\$|usd|eur|gbp|jpy|cad|aud|chf|cny|rmb|"
         r"inr|sek|nok|dkk|(?:u\.?s\.?\s+)?dollars?|euros?|pounds?|sterling|yen|yuan|francs?|"
         r"kronor|krona|rupees?)")
@@ -49,7 +49,7 @@ def scale_declaration(text: str | None) -> tuple[str, str]:
     for rx in (_PAREN, _PHRASE, _OF):
         m = rx.search(s)
         if m:
-            return (_WORD[m.group(1).lower()], m.group(0).strip())
+            return (SCALE_WORDS[m.group(1).lower()], m.group(0).strip())
     if _IN_K.search(s):
         return ("thousand", _IN_K.search(s).group(0).strip())  # type: ignore[union-attr]
     m = _MARK.search(s)
@@ -66,7 +66,8 @@ def caption_scale(text: str | None) -> str:
 
 
 # -- a scale the report's own prose implies ---------------------------------------------------
-_MULT = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# the scales a table's cells may be in, none first
+_MULT = {s: SCALES[s] for s in ("", *MAGNITUDES)}
 # "$24.2 million", "€1.3bn", "RMB77 million", "S$118 m": a currency, an amount, a scale word
 _QUOTED = re.compile(rf"{_CUR}\s?(\d[\d,]*(?:\.\d+)?)\s?(thousand|million|billion|bn|mn|m)\b",
                      re.I)
@@ -84,7 +85,7 @@ def _quoted_amounts(texts: Iterable[str]) -> list[tuple[float, int, str]]:
             if _YEARLIKE.fullmatch(num):
                 continue
             word = m.group(2).lower()
-            scale = {"bn": "billion", "mn": "million", "m": "million"}.get(word, word)
+            scale = SCALE_WORDS[word]
             dec = len(num.split(".")[1]) if "." in num else 0
             digits = num.replace(".", "").lstrip("0")
             if len(digits) >= 2:

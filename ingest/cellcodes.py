@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ingest.cells import cell_text, is_empty
+from ingest.cells import cell_text, is_blank
 from ingest.types import Cell
 
 
@@ -63,8 +63,8 @@ class CodedColumn:
 
     @functools.cached_property
     def empty(self) -> np.ndarray:
-        """`cells.is_empty` of every row's cell."""
-        return self.read(is_empty, bool)
+        """`cells.is_blank` of every row's cell."""
+        return self.read(is_blank, bool)
 
 
 def object_array(items: list[Any]) -> np.ndarray:

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from ingest.types import Cell
+from ingest.units import NULLS
 
 _NUMBER_RE = re.compile(
     r"""^[(\-+\u2212]?\s*(?:[$\u20ac\u00a3\u00a5]|[A-Za-z]{3}\s)?\s*
@@ -35,9 +36,21 @@ FOOTNOTE_RE = re.compile(
 # --------------------------------------------------------------------------- cell helpers
 
 
-def is_empty(v: Cell) -> bool:
-    """None and whitespace-only strings are empty: a cell a user sees as blank."""
+def is_blank(v: Cell) -> bool:
+    """None and whitespace-only strings: a cell a user sees as blank. A null marker ("n/a",
+    "—") is not blank: it is text the layout rules weigh as a cell written (`is_empty`)."""
     return v is None or (isinstance(v, str) and not v.strip())
+
+
+def is_empty(v: Cell) -> bool:
+    """A cell that holds no value: blank, NaN or a null marker ("n/a", "—", `units.NULLS`)."""
+    if isinstance(v, float) and math.isnan(v):
+        return True
+    if not isinstance(v, str):
+        return v is None
+    t = v.strip()
+    # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is
+    return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS)
 
 
 def normalize_cell(v: object) -> Cell:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.schema import is_empty
+from ingest.cells import is_empty
 from ingest.timekeys import parse_time_key
 from ingest.types import RawTable
 

@@ -46,7 +46,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ingest.timekeys import find_time_expressions, parse_time_key
-from ingest.units import CURRENCY_CODES
+from ingest.units import CURRENCY_CODES, SCALES
+from ingest.units import HEADER_SCALE_WORDS as _HINT_SCALES
 from ingest.units import MONTH_WORDS as _MONTH_WORDS
 from ingest.units import NULLS as _NULLS
 from ingest.units import PERCENT_UNITS as _PERCENT_UNITS
@@ -66,15 +67,6 @@ __all__ = [
     "parse_number",
     "scale_hint",
 ]
-
-SCALES: dict[str, float] = {
-    "": 1.0,
-    "thousand": 1e3,
-    "million": 1e6,
-    "billion": 1e9,
-    "percent": 1.0,
-}
-
 
 _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u2007": " "})
 _MINUS = str.maketrans({"\u2212": "-", "\ufe63": "-", "\uff0d": "-"})
@@ -438,46 +430,12 @@ _WORD_UNITS = {
     "krone": "kr",
     "sterling": "GBP",
 }
-_HINT_SCALES = {
-    "thousand": "thousand",
-    "thousands": "thousand",
-    "thous": "thousand",
-    "thous.": "thousand",
-    "k": "thousand",
-    "000": "thousand",
-    "'000": "thousand",
-    "000s": "thousand",
-    "'000s": "thousand",
-    "million": "million",
-    "millions": "million",
-    "mill": "million",
-    "mill.": "million",
-    "mio": "million",
-    "mln": "million",
-    "mn": "million",
-    "mm": "million",
-    "m": "million",
-    "billion": "billion",
-    "billions": "billion",
-    "bn": "billion",
-    "bln": "billion",
-    "mrd": "billion",
-    "b": "billion",
-}
 # letters glued to a currency code: "USDm", "NOKbn", "kNOK", "MNOK", "TNOK" (Norwegian "tusen")
 _GLUED = re.compile(
     r"^(?P<pre>k|t|m|mn|b|bn)?(?P<code>[a-z]{3})(?P<post>k|m|mn|mm|bn|b|000)?$", re.IGNORECASE
 )
-_GLUED_SCALE = {
-    "k": "thousand",
-    "t": "thousand",
-    "000": "thousand",
-    "m": "million",
-    "mn": "million",
-    "mm": "million",
-    "b": "billion",
-    "bn": "billion",
-}
+# the scale letters glued to a code are a header's, and "t" is the Norwegian "tusen"
+_GLUED_SCALE = _HINT_SCALES | {"t": "thousand"}
 _SINGLE_LETTER_SCALES = frozenset({"k", "m", "b"})
 
 

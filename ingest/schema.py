@@ -9,17 +9,17 @@ column's role needs to see why it was chosen and what changed it.
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ingest.captions import caption_scale
+from ingest.cells import is_empty
 from ingest.numbers import parse_number, scale_hint
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable
-from ingest.units import CURRENCY_CODES, NULLS
+from ingest.units import CURRENCY_CODES
 
 
 class Role(StrEnum):
@@ -129,18 +129,6 @@ def unique_identifiers(headers: list[str]) -> list[str]:
             name = f"{base}_{seen[base]}"
         out.append(name)
     return out
-
-
-def is_empty(v: Cell) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, float) and math.isnan(v):
-        return True
-    if not isinstance(v, str):
-        return False
-    t = v.strip()
-    # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is
-    return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS)
 
 
 def _unique_keys(table: RawTable, j: int) -> bool:

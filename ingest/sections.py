@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 
 from ingest.captions import scale_declaration
+from ingest.cells import is_empty
 from ingest.numbers import decimals_shown, parse_number
-from ingest.schema import is_empty
 from ingest.types import Cell, RawTable
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ingest.captions import title_year
-from ingest.cells import cell_kind, cell_text, is_empty
+from ingest.cells import cell_kind, cell_text, is_blank
 from ingest.numbers import parse_number, scale_hint
 from ingest.schema import Role, TableSchema, scale_of_title, takes_title_scale
 from ingest.sections import heading_labels, is_statistic_label, is_total_label, section_paths
@@ -282,7 +282,7 @@ def _row_kinds(table: RawTable, heads: Sequence[str | None] | None = None) -> li
         figure |= col.any_where(_is_figure_cell, ~figure)
     nonempty = np.zeros(n, dtype=bool)  # asked only where it decides: notes or data
     for col in cols[1:]:
-        nonempty |= col.any_where(lambda v: not is_empty(v), filled & ~figure & ~head & ~nonempty)
+        nonempty |= col.any_where(lambda v: not is_blank(v), filled & ~figure & ~head & ~nonempty)
     total = cols[0].read_text(_is_total_label, bool)
     kinds = np.where(
         ~filled, np.where(head, "heading", "data"),
@@ -304,7 +304,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     sections = section_paths(table, heads)
     periods_down = _period_labels(table, kinds)
     if periods_down:
-        kinds = ["metadata" if k == "data" and not is_empty(r[0])
+        kinds = ["metadata" if k == "data" and not is_blank(r[0])
                  and _period(label := cell_text(r[0])) is None and is_statistic_label(label)
                  else k for r, k in zip(table.rows, kinds, strict=True)]
     by_pos = {c.position: c for c in schema.columns}
@@ -508,7 +508,7 @@ def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame,
 def _read_cell(v: object, figures: bool, col_scale: str,
                col_unit: str) -> tuple[str, float | None, str, str]:
     """(text, value, scale, unit) of one cell value; text '' for an empty cell."""
-    if is_empty(v):
+    if is_blank(v):
         return ("", None, "", "")
     text = cell_text(v)
     parsed = parse_number(v) if figures else None

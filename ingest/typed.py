@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ingest.captions import subject_from_title
+from ingest.cells import is_empty
 from ingest.melt import LongTable, detect_wide, melt
 from ingest.numbers import SCALES, column_decimal_mark, find_numbers, parse_number
 from ingest.schema import (
@@ -28,7 +29,6 @@ from ingest.schema import (
     SchemaOptions,
     TableSchema,
     infer_schema,
-    is_empty,
     scale_of_title,
 )
 from ingest.sections import heading_label, is_statistic_label, row_sections

@@ -82,6 +82,14 @@ SYMBOLS = {
     "kr.": "kr",
     "kr": "kr",
 }
+# the scales an amount states and the factor each multiplies it by: "" states none, and
+# "percent" states a unit, not a magnitude. Every layer reads scales through these names.
+SCALES: dict[str, float] = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9,
+                            "percent": 1.0}
+# the scales that multiply, smallest first: what a report's "(in thousands)" declares and a
+# list of entities' figures do not
+MAGNITUDES = ("thousand", "million", "billion")
+# the words that state a scale after a number ("1.2 million", "$4bn", "3.5 mln")
 SCALE_WORDS = {
     "k": "thousand",
     "thousand": "thousand",
@@ -103,6 +111,15 @@ SCALE_WORDS = {
     "bln": "billion",
     "billion": "billion",
     "billions": "billion",
+}
+# the words a column header or a table title states its cells' scale with: those after a number
+# but "mil", the thousands a statement writes as zeros ("'000", "$000s") and the German "Mrd"
+HEADER_SCALE_WORDS = {w: s for w, s in SCALE_WORDS.items() if w != "mil"} | {
+    "000": "thousand",
+    "'000": "thousand",
+    "000s": "thousand",
+    "'000s": "thousand",
+    "mrd": "billion",
 }
 UNITS = {
     "%": "%",

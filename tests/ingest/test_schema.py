@@ -147,7 +147,7 @@ def test_duplicate_headers_become_unique():
 
 def test_a_dash_under_a_currency_sign_is_a_nil_amount():
     # "$—" in a statement is nil, as a bare "—" is: the column of amounts stays numeric
-    from ingest.schema import is_empty
+    from ingest.cells import is_empty
 
     assert is_empty("$—") and is_empty("$ -") and is_empty("€–")
     assert not is_empty("$") and not is_empty("$5") and not is_empty("-5")

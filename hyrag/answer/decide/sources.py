@@ -44,11 +44,10 @@ import duckdb
 
 from hyrag.answer.link.commitment import Fact
 from hyrag.answer.link.warrant import agree, claim_rows, fact_of
-from hyrag.answer.programs.lexicon import content, tokens, years
-from hyrag.answer.programs.score import REPORT_SCALES
+from hyrag.answer.programs.lexicon import content, years
+from ingest.units import MAGNITUDES
 
 _DIGITS = re.compile(r"\d")
-_SCALE_WORDS = frozenset(t for w in REPORT_SCALES for t in tokens(w))
 
 
 # the SQL route's computation is run over other documents' tables until this many give
@@ -200,7 +199,7 @@ def _named(kind: str, entity: str | None, attribute: str | None, file: str | Non
     question leaves unnamed)."""
     raw = " ".join(_DIGITS.sub("", w) for x in (None if kind == "text" else entity, attribute)
                    if x for w in str(x).split())
-    return {t for t in content(raw) if len(t) > 2} - _SCALE_WORDS - _words(document(file),
+    return {t for t in content(raw) if len(t) > 2} - set(MAGNITUDES) - _words(document(file),
                                                                             table)
 
 

@@ -20,19 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from hyrag.answer.programs.lexicon import singular
+
 # Words that carry no subject of their own in a question about figures (question words,
 # auxiliaries, the operations the parser reads, period and reporting filler).
 _FILLER = frozenset(["a", "an", "the", "of", "in", "for", "and", "or", "to", "on", "by", "at", "as", "is", "was", "were", "be", "been", "being", "are", "what", "which", "who", "whom", "how", "much", "many", "did", "does", "do", "from", "between", "with", "its", "their", "his", "her", "our", "your", "company", "company's", "s", "this", "that", "these", "those", "there", "than", "when", "where", "why", "over", "under", "has", "have", "had", "also", "all", "both", "each", "per", "value", "amount", "total", "number", "figure", "figures", "reported", "report", "respectively", "during", "end", "year", "years", "period", "periods", "fiscal", "fy", "quarter", "month", "change", "difference", "increase", "decrease", "average", "mean", "sum", "ratio", "percentage", "percent", "proportion", "share", "growth", "rate", "compared", "compare", "versus", "vs", "against", "largest", "smallest", "highest", "lowest", "most", "least", "more", "less", "greater", "larger", "smaller", "higher", "lower", "top", "bottom", "first", "last", "latest", "current", "previous", "prior", "as_of", "net"])
 
 
 def _stem(w: str) -> str:
-    w = w.lower().replace("’", "'")
-    w = w[:-2] if w.endswith("'s") else w
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        return w[:-1]
-    return w
+    """A word without case, its possessive or its plural (`lexicon.singular`)."""
+    return singular(w.lower().replace("’", "'").removesuffix("'s"))
 
 
 def _words(text: str | None) -> set[str]:

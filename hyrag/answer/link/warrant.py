@@ -26,12 +26,12 @@ from hyrag.answer.link.commitment import CommitmentStore, Fact, Gap
 from hyrag.answer.parse.catalog import Catalog, norm
 from hyrag.answer.parse.requirements import Requirement
 from hyrag.errors import HyragError
+from ingest.units import SCALES
 
 if TYPE_CHECKING:  # text2sql imports sqlglot: only the SQL route needs it (issue 20)
     from hyrag.answer.execute.text2sql import CompiledSQL
 
 SUPPORT = ("direct", "partial", "absent", "conflicting")
-_SCALE = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
 # the columns of a claims row as the stages that weigh evidence read it (`claim_rows`)
 CLAIM_COLUMNS = ("claim_id, kind, coalesce(table_name, '') AS table_name, entity, attribute, "
                  "value_text, value_num, value_base, coalesce(scale, '') AS scale, "
@@ -86,8 +86,8 @@ def agree(a: dict, b: dict) -> bool:
     va, vb = a["value_base"], b["value_base"]
     if va is None or vb is None:
         return va == vb
-    tol = max(0.5 * 10 ** -_decimals(a["value_text"]) * _SCALE.get(a["scale"], 1.0),
-              0.5 * 10 ** -_decimals(b["value_text"]) * _SCALE.get(b["scale"], 1.0))
+    tol = max(0.5 * 10 ** -_decimals(a["value_text"]) * SCALES.get(a["scale"], 1.0),
+              0.5 * 10 ** -_decimals(b["value_text"]) * SCALES.get(b["scale"], 1.0))
     return math.isclose(va, vb, rel_tol=1e-9, abs_tol=tol + 1e-9)
 
 

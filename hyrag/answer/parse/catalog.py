@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from hyrag.answer.programs.lexicon import singular
 from ingest.modelclaims import own_column, own_name
 from ingest.timekeys import TimeKey, parse_time_key
 
@@ -26,14 +27,6 @@ _WORD = re.compile(r"[a-z0-9]+")
 # Grammar and question words: never typo-corrected, never part of an attribute phrase.
 STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "at", "for", "to", "from", "by", "with", "and", "or", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "much", "many", "much", "there", "their", "its", "it", "this", "that", "these", "those", "than", "then", "vs", "versus", "per", "each", "all", "any", "some", "me", "show", "tell", "give", "list", "please", "i", "we", "our", "us", "you", "your", "have", "has", "had", "will", "would", "can", "could", "should", "about", "into", "over", "under", "between", "during", "since", "until", "through", "up", "down", "across", "value", "figure", "number", "amount", "s"]) - {"amount"}
 _AGG_WORDS = frozenset(["total", "sum", "average", "mean", "avg", "median", "count", "max", "maximum", "min", "minimum", "highest", "lowest", "largest", "smallest", "most", "least", "top", "bottom", "share", "percentage", "growth", "grow", "grew", "increase", "change", "changed", "cagr", "difference", "ratio", "compare", "comparison", "trend", "trended", "rank", "ranking", "standard", "deviation", "stdev", "best", "worst", "biggest"])
-
-
-def singular(w: str) -> str:
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
 
 
 def words(text: str) -> list[str]:

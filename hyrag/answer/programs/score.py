@@ -24,6 +24,7 @@ from hyrag.answer.programs.execute import Result
 from hyrag.answer.programs.lexicon import tokens
 from hyrag.answer.programs.link import Question
 from hyrag.answer.programs.lists import result_features
+from ingest.units import MAGNITUDES
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 WEIGHT_FLOOR = 1e-3  # weights below this are not shipped (`Model.save`)
@@ -58,8 +59,6 @@ def table_kind(col_years: Sequence[int | None]) -> str:
 
 # a table is a report (line items x periods) when at least this many of its columns name a year
 REPORT_PERIOD_COLUMNS = 2
-# the scales of a report's amounts ("$'000", "(in millions)"); a list's figures state none
-REPORT_SCALES = frozenset({"thousand", "million", "billion"})
 
 
 def part_kind(kind: str, scales: Sequence[str], period_headings: bool = False) -> str:
@@ -72,7 +71,7 @@ def part_kind(kind: str, scales: Sequence[str], period_headings: bool = False) -
     "Year ended 30 June 2019" over its lines: `period_headings`): its periods are in its rows.
     The features keep the table's kind: this picks the part, not the features."""
     return "report" if kind == "list" and (
-        period_headings or any(s in REPORT_SCALES for s in scales)) else kind
+        period_headings or any(s in MAGNITUDES for s in scales)) else kind
 
 
 def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],

@@ -37,6 +37,7 @@ from hyrag.answer.programs.execute import Sentence, run
 from hyrag.answer.programs.language import Program, Span
 from hyrag.answer.programs.lexicon import STOP, content, token_spans, tokens
 from hyrag.answer.programs.score import ProseEvidence, softmax
+from ingest.units import SCALES
 
 if TYPE_CHECKING:
     import duckdb
@@ -164,7 +165,8 @@ def evidence(question: str, con: duckdb.DuckDBPyConnection) -> ProseEvidence:
 
 
 # -- candidates ------------------------------------------------------------------------------
-_SCALE_WORDS = frozenset({"thousand", "million", "billion", "percent"})
+# a scale's name, as a figure states it after its digits ("12.5 million", "40 percent")
+_SCALE_WORDS = frozenset(SCALES) - {""}
 
 
 def candidate_spans(text: str) -> list[tuple[int, int]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.readers import prose_periods
 from ingest.attributes import LABEL_WORDS
+from ingest.units import MAGNITUDES, SCALES
 
 
 @dataclass(frozen=True)
@@ -145,8 +146,6 @@ def _year_of(key: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-_MULT = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-
 
 def table_restates(con, a: Amount) -> bool:
     """Whether a table cell gives this amount more precisely ("$14.7 million" in the prose,
@@ -154,12 +153,12 @@ def table_restates(con, a: Amount) -> bool:
     differ from the one over the table's exact figures, which the table readers declined to
     read for this question: the prose reader does not compute from a rounded restatement
     (a stated figure it still quotes — the sentence says exactly that)."""
-    if a.percent or a.scale not in _MULT:
+    if a.percent or a.scale not in MAGNITUDES:
         return False
     m = re.search(r"\d(?:[\d,]*)(?:\.(\d+))?", a.text)
     decimals = len(m.group(1)) if m and m.group(1) else 0
-    base = a.value * _MULT[a.scale]
-    tol = 0.5 * 10 ** -decimals * _MULT[a.scale]
+    base = a.value * SCALES[a.scale]
+    tol = 0.5 * 10 ** -decimals * SCALES[a.scale]
     row = con.cursor().execute(
         "SELECT count(*) FROM claims WHERE NOT superseded AND kind = 'cell' AND value_base "
         "BETWEEN ? AND ? AND abs(value_base - ?) > ?", [base - tol, base + tol, base,

@@ -46,9 +46,11 @@ from hyrag.answer.link.commitment import CommitmentStore, Fact
 from hyrag.answer.link.reading import Resolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.requirements import Requirement
+from hyrag.answer.programs.lexicon import singular
 from hyrag.answer.readers import prose_periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers.prose_amounts import Amount, sentences, table_restates
+from ingest.units import MAGNITUDES, SCALE_WORDS
 
 _STOP = {
     "what", "which", "who", "whom", "how", "much", "many", "was", "were", "is", "are", "be",
@@ -90,12 +92,14 @@ def _norm_text(s: str) -> str:
 
 
 def stem(w: str) -> str:
-    """A light stem: possessive and plural endings and -ed/-ing/-e go, so "granted" meets
-    "grant" and "expenses" meets "expense"; direction words become one token each."""
+    """A word as a sentence and a question are matched on: possessive and plural
+    (`lexicon.singular`) go, then -ed/-ing/-e, so "granted" meets "grant" and "expensed" meets
+    "expenses"; direction words become one token each."""
     w = re.sub(r"is(e|ed|es|ing|ation|ations)$", r"iz\1", w.lower().replace("'", ""))
     if w in _UP or w in _DOWN:
         return "+up" if w in _UP else "+down"
-    for suf in ("ing", "ed", "es", "s", "e"):
+    w = singular(w)
+    for suf in ("ing", "ed", "e"):
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             w = w[: -len(suf)]
             break
@@ -113,11 +117,7 @@ def tokens(text: str) -> list[tuple[int, str]]:
     return [(m.start(), stem(m.group(0))) for m in re.finditer(r"[A-Za-z][A-Za-z']*|\d+[a-z]*",
                                                                 t)
             if not re.fullmatch(r"\d+", m.group(0))
-            and m.group(0).lower().replace("'", "") not in _STOP | _SCALE_WORDS]
-
-
-_SCALE_WORDS = {"million", "millions", "billion", "billions", "thousand", "thousands", "m",
-                "bn", "k"}
+            and (w := m.group(0).lower().replace("'", "")) not in _STOP and w not in SCALE_WORDS]
 
 
 def _anchor(a: Amount, group: list[Amount]) -> int:
@@ -468,8 +468,7 @@ def _compute(con, question: str, amounts: list[list[Amount]], ys: list[str],
         return None  # "$5 million" and "7%" do not add up
     ops = [b.commit(a, 1.0) for a in picked]
     first = picked[0]
-    scale = "percent" if first.percent else (first.scale if first.scale in (
-        "thousand", "million", "billion") else "")
+    scale = "percent" if first.percent else (first.scale if first.scale in MAGNITUDES else "")
     by_year = dict(zip(ys, ops, strict=True))
     if op in ("difference", "change_ratio"):
         if len(ys) != 2:

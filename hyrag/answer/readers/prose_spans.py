@@ -37,6 +37,7 @@ from hyrag.answer.link.reading import Resolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.catalog import per_view
 from hyrag.answer.parse.requirements import Requirement
+from hyrag.answer.programs.lexicon import singular
 
 # the question's verb -> how a sentence writes it
 _VERBS = {
@@ -76,9 +77,7 @@ def _words(s: str) -> set[str]:
         w = w.replace("'", "")
         if w in _STOP:
             continue
-        if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-            w = w[:-1]
-        out.add(w)
+        out.add(singular(w))
     return out
 
 

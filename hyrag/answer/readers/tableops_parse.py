@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hyrag.answer.programs.lexicon import singular
 from hyrag.answer.readers.tableops import Grid
 
 
@@ -64,16 +65,6 @@ def tokens(text: str) -> list[str]:
 @lru_cache(maxsize=1 << 17)
 def _tokens(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9]+", fold(text).replace(",", "")))
-
-
-def singular(w: str) -> str:
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("es") and w[-3] in "sxz":
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
 
 
 _NUM = re.compile(r"^[-+]?\$?\s*(\d[\d,]*(?:\.\d+)?|\.\d+)")

@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ingest.units import SCALE_WORDS, SCALES
+
 _Y = r"((?:19|20)\d{2})"
 YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _FY2 = re.compile(r"\b(?:fy|f|fiscal(?:\s+year)?)\s?'?(\d{2})\b(?![\d,.%])", re.I)
@@ -181,8 +183,7 @@ def threshold(question: str) -> Threshold | None:
     cmp = m.group("cmp").lower()
     above = not cmp.startswith(("less", "lower", "below", "under", "fewer", "smaller",
                                 "at most"))
-    word = (m.group("scale") or "").lower().rstrip("s")
-    scale = "percent" if m.group("pct") else word
+    scale = "percent" if m.group("pct") else SCALE_WORDS.get((m.group("scale") or "").lower(), "")
     return Threshold(above, float(m.group("num").replace(",", "").replace("−", "-")), scale,
                      cmp in ("at least", "at most"))
 
@@ -215,7 +216,6 @@ def where(cs: list[tuple[dict, int]], th: Threshold | None,
     reads a cell's scale (`tableqa_rows.scale`)."""
     if th is None:
         return None
-    mult = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
     out = []
     for c, y in cs:
         sc = scale_of(c)
@@ -226,7 +226,7 @@ def where(cs: list[tuple[dict, int]], th: Threshold | None,
         else:
             if sc == "percent":
                 return None
-            v, t = float(c["value_num"]) * mult.get(sc, 1.0), th.value * mult[th.scale]
+            v, t = float(c["value_num"]) * SCALES.get(sc, 1.0), th.value * SCALES[th.scale]
         ok = (v > t or (th.inclusive and v == t)) if th.above else (
             v < t or (th.inclusive and v == t))
         if ok:

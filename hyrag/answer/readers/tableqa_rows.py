@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from hyrag.answer.parse.catalog import per_view
+from hyrag.answer.programs.lexicon import singular
 from hyrag.answer.readers import tableqa_periods as periods
 from hyrag.answer.readers import tableqa_read as read
 from hyrag.answer.readers.tableqa_scale import cell_scale, per_unit
@@ -65,9 +66,9 @@ _SEXES = {"men": "male", "man": "male", "women": "female", "woman": "female"}
 
 
 def stem(w: str) -> str:
-    if w in _SEXES:
-        return _SEXES[w]
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+    """A word as the table readers compare it: the sexes as one word, a plural as its
+    singular (`lexicon.singular`)."""
+    return _SEXES.get(w) or singular(w)
 
 
 def content(s: str) -> set[str]:  # a stop word's plural ("values") is one too

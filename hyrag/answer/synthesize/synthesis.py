@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from hyrag.answer.execute.tools import Derivation, fmt
 from hyrag.answer.link.commitment import CommitmentStore, Fact
 from hyrag.answer.synthesize.phrasing import statement
-
-_SCALES = ("thousand", "million", "billion")
+from ingest.units import MAGNITUDES
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,7 @@ def display(f: Fact) -> str:
         whole, _, dec = v.partition(".")
         v = f"{int(whole):,}" + (f".{dec}" if dec else "")
     low = v.lower()
-    if f.scale in _SCALES and f.scale not in low and not low.rstrip().endswith(("m", "bn", "k")):
+    if f.scale in MAGNITUDES and f.scale not in low and not low.rstrip().endswith(("m", "bn", "k")):
         v += f" {f.scale}"
     if f.scale == "percent" or f.unit == "%":
         if "%" not in v and "percent" not in low:
