@@ -26,6 +26,7 @@ from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs, proposed
 from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
 from hyrag.answer.programs.language import Program
+from hyrag.answer.programs.lexicon import tokens, years
 from hyrag.answer.programs.link import Question, link_columns, link_rows, names_table
 from hyrag.answer.programs.score import (
     Model,
@@ -183,9 +184,41 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree,
                            evidence(question, con))
     threshold = part.min_confidence if min_confidence is None else min_confidence
-    if conf < threshold:
+    if conf < threshold or open_columns(Question.of(question), best, ranked):
         return None
     return commit(replace(best, probability=conf), con, tables(con))
+
+
+def open_columns(q: Question, best: Ranked, ranked: Sequence[Ranked]) -> bool:
+    """Whether the question leaves the best program's columns open: another candidate of the
+    same operator reads the same rows, periods and kind of figure (`_reads`) in other columns
+    (groups of period columns, as a report heads them "Financial assets" over 2019 | 2018),
+    computes another answer, and the question names none of the words that tell the two sets of columns apart
+    ("What were the additions in 2019?" over "Financial assets 2019 | Financial liabilities
+    2019"). The ranker still orders such a pair, by what it learned of columns' positions, but
+    the question does not decide it; the program is not committed, as the Warrant gate's
+    relevance rule asks of every route."""
+    key, answer = op_key(best.candidate), answer_key(best.result)
+    if best.kind != "report" or not best.result.cells:
+        return False  # a list's columns are its answer's kind ("who": the name), not a group
+    rows = _reads(best)
+    cols = {w for cv in best.result.cells for w in tokens(cv.col_label)}
+    for other in ranked[1:]:
+        if op_key(other.candidate) != key or answer_key(other.result) == answer or \
+                _reads(other) != rows:
+            continue
+        theirs = {w for cv in other.result.cells for w in tokens(cv.col_label)}
+        if theirs != cols and not (cols ^ theirs) & q.words:
+            return True
+    return False
+
+
+def _reads(r: Ranked) -> list[tuple]:
+    """What a program's cells are, short of the words of their columns: table, row, period
+    (a dated header's years too) and the kind of figure (scale, unit). Two programs alike in
+    these differ only in the column group they read."""
+    return [(cv.cell.table, cv.row_label, cv.period, years(cv.col_label), cv.scale, cv.unit)
+            for cv in r.result.cells]
 
 
 def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramReading:
