@@ -14,10 +14,11 @@ import re
 
 # a figure as a cell or a question writes it: "1,450", "-3", "12.5"
 PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
-# a figure, then at most words without another digit: "1,450 tonnes", "33 years", "4th, West"
-# (not "12 March 1944", not "3:34:14", not "W 45-7")
+# a figure, then at most words without another digit, then at most bracketed asides: "1,450
+# tonnes", "33 years", "4th, West", "73,303 (12.9%)", "1,024[3]" (not "12 March 1944", not
+# "3:34:14", not "W 45-7")
 _LEADING_FIGURE = re.compile(r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
-                             r"(?:\s*[^\W\d][^\d]*)?\s*")
+                             r"(?:\s*[^\W\d][^\d()\[\]]*)?(?:\s*\([^()]*\)|\s*\[[^\[\]]*\])*\s*")
 # a duration: minutes:seconds or hours:minutes:seconds, seconds with an optional fraction
 # ("3:45", "1:02:03", "2:05.37"); a clock time reads the same way, which keeps its order
 _DURATION = re.compile(r"\s*(\d+):([0-5]\d)(?::([0-5]\d))?(\.\d+)?\s*")
@@ -25,7 +26,8 @@ _DURATION = re.compile(r"\s*(\d+):([0-5]\d)(?::([0-5]\d))?(\.\d+)?\s*")
 
 def leading_figure(text: str) -> float | None:
     """The number a cell shows when it is a figure, alone or followed by words only (its unit,
-    an ordinal suffix, a note); None for any other text (`_LEADING_FIGURE`)."""
+    an ordinal suffix, a note) and bracketed asides (a share beside a count, a footnote mark);
+    None for any other text (`_LEADING_FIGURE`)."""
     m = _LEADING_FIGURE.fullmatch(text)
     return float(m.group(1).replace(",", "")) if m else None
 

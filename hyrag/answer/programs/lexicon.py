@@ -134,6 +134,34 @@ def time_bounds(text: str) -> tuple[str, ...]:
                                for m in _TIME_BOUND.finditer(text)))
 
 
+# a span of figures or years a question names: "between 1992 and 2011", "from 10 to 20"
+# (both ends included), a decade ("the 1970s", "the 70's", "the '90s")
+_RANGE = re.compile(r"\b(?:between|from)\s+(-?\d[\d,]*(?:\.\d+)?)\s+(?:and|to|-|through)\s+"
+                    r"(-?\d[\d,]*(?:\.\d+)?)(?![\d,.]*\d)", re.I)
+_DECADE = re.compile(r"(?<![\w'])(?:((?:1[5-9]|20)\d)0|'?(\d)0)'?s\b", re.I)
+
+
+def ranges(text: str) -> tuple[tuple[str, str], ...]:
+    """The spans of figures or years a question names, each as the two conditions
+    (`language.Program.where` and `and_where` over one column) its ends set: "between 1992 and
+    2011" -> (">=1992", "<=2011"); a decade, "the 1970s" or "the 70's", -> (">=1970",
+    "<=1979"), a two-digit decade read in the 1900s from "20s" on and in the 2000s below."""
+    out = []
+    for m in _RANGE.finditer(text):
+        a, b = (float(g.replace(",", "")) for g in m.groups())
+        lo, hi = min(a, b), max(a, b)
+        if lo < hi:
+            out.append((f">={lo:g}", f"<={hi:g}"))
+    for m in _DECADE.finditer(text):
+        if m.group(1):
+            start = int(m.group(1)) * 10
+        else:
+            d = int(m.group(2)) * 10
+            start = (1900 if d >= 20 else 2000) + d
+        out.append((f">={start}", f"<={start + 9}"))
+    return tuple(dict.fromkeys(out))
+
+
 def year_of_period(period: str | None) -> int | None:
     """The year a canonical period key (`ingest.timekeys`) falls in: "2019", "2019-Q3",
     "2019-09-30" -> 2019."""

@@ -39,6 +39,8 @@ and the column asked for is any column, text included. Every operator is one of 
 - `sum` / `average` of a column over the rows a condition keeps (`list:where`);
 - two conditions on two columns at once (`and_where`: "how many games in 1990 were won?"):
   the rows passing both, counted, stated and summed (`list:both`);
+- a span of figures or years ("between 1992 and 2011", "in the 1970s"; `lexicon.ranges`):
+  the rows within it, counted and stated (`list:span`);
 - bounds on years by their order in time ("before 1992", "since 2000": `lexicon.time_bounds`)
   over a year or date column, as the bounds on figures are applied (`list:count`,
   `list:where`).
@@ -59,6 +61,7 @@ from hyrag.answer.programs.figures import PLAIN_NUMBER, figure_of
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.lexicon import (
     STOP,
+    ranges,
     stem,
     time_bounds,
     token_spans,
@@ -363,7 +366,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     for v in values[:MAX_VALUES]:
         conds.append(("=" + v.text, v.cells[0][1], {**value_feats(v), "cond=value": 1.0}))
     for b in bounds:
-        for x in tested[b][:1]:
+        for x in tested[b][:2]:
             conds.append((b, x, {"cond=bound": 1.0, "time_bound": float(b in timed)}))
     for word, x, share in held[:2]:
         conds.append(("~" + word, x, {"held_share": share, "cond=held": 1.0}))
@@ -406,6 +409,18 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             if y not in (x1, x2):
                 add("sum", column_cells(y), "both", {**both, **col_feats(y)}, where=w1,
                     test=x1, also=(w2, x2))
+    # a span of figures or years ("between 1992 and 2011", "in the 1970s"): both ends on one
+    # column, the rows within counted and stated; a span of years tests the year and date
+    # columns first, as a bound on years does
+    for lo, hi in ranges(q.text):
+        timely = all(1000 <= float(e.lstrip("<>=")) <= 2100 for e in (lo, hi))
+        for x in list(dict.fromkeys(dated + nums if timely else nums))[:2]:
+            keep = {**col_feats(x, "x_"), "span": 1.0, "time_bound": float(timely)}
+            add("count", column_cells(x), "span", keep, where=lo, also=(hi, x))
+            for y in cols[:MAX_WHERE_COLUMNS]:
+                if y != x:
+                    add("each", column_cells(y), "span", {**keep, **col_feats(y)}, where=lo,
+                        test=x, also=(hi, x))
     return out
 
 

@@ -13,6 +13,7 @@ import pytest
 from hyrag.answer.programs.execute import ExecutionError, run
 from hyrag.answer.programs.figures import duration, figure_of, leading_figure
 from hyrag.answer.programs.language import Cell, Program
+from hyrag.answer.programs.lexicon import ranges
 from hyrag.answer.programs.link import Question, index
 from hyrag.answer.programs.lists import enumerate_list_programs
 from hyrag.answer.programs.tables import tables
@@ -169,3 +170,31 @@ def test_figures_read_from_text() -> None:
     assert duration("2:05.5") == 125.5 and duration("12:75") is None
     assert figure_of("1,450 tonnes") == 1450.0 and figure_of("4:02") == 242.0
     assert leading_figure("3:34:14") is None and figure_of("W 45-7") is None
+
+
+def test_a_figure_with_a_bracketed_aside_is_its_figure() -> None:
+    """"73,303 (12.9%)" is a count with its share beside it; "1,024[3]" a figure with a
+    footnote mark: each reads as its leading figure, a date or a score does not."""
+    assert leading_figure("73,303 (12.9%)") == 73303.0 and leading_figure("1,024[3]") == 1024.0
+    assert leading_figure("12 tonnes (est.)") == 12.0
+    assert leading_figure("12 March 1944") is None and leading_figure("1 (2) 3") is None
+
+
+def test_the_spans_a_question_names() -> None:
+    assert ranges("how many albums were made in the 70's?") == ((">=1970", "<=1979"),)
+    assert ranges("between 1992 and 2011 (inclusive)") == ((">=1992", "<=2011"),)
+    assert ranges("from 10 to 20 points") == ((">=10", "<=20"),)
+    assert ranges("in the '90s") == ((">=1990", "<=1999"),)
+    assert ranges("scored 45s") == ()
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("How many players signed between 2005 and 2007?", 2.0),
+    ("How many players signed in the 2000s?", 6.0),
+])
+def test_a_count_of_the_rows_within_a_span_of_years(tmp_path: Path, question: str,
+                                                    expected: float) -> None:
+    a = _ask(tmp_path, "players.csv", PLAYERS, question,
+             {"op=count/bounded/span": 10.0, "arg:x_col_cov": 3.0})
+    _checked(a, "count")
+    assert a.values == (expected,)
