@@ -204,6 +204,11 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return _mode(parts), "", cells, f"mode({', '.join(x[3] for x in parts)})"
     if p.op == "rarest":
         return _rarest(parts), "", cells, f"rarest({', '.join(x[3] for x in parts)})"
+    if p.op == "distinct":
+        # the first operand showing each text: the items counted, as a count cites them
+        firsts = list(_shown(parts)[2].values())
+        return float(len(firsts)), "", firsts, \
+            f"distinct({', '.join(x[3] for x in parts)})"
     if p.op in ("first", "last"):
         return _end(p, parts, tables)
     if p.op == "labels":
@@ -385,23 +390,30 @@ def _mode(parts: list) -> str:
     return shown[next(k for k, n in counts.items() if n == top)]
 
 
-def _rarest(parts: list) -> str:
-    """The text the fewest operands show (`CONVENTIONS["rarest"]`), compared by `same_text`."""
+def _shown(parts: list) -> tuple[dict[str, int], dict[str, str], dict[str, CellValue]]:
+    """How many operands show each text (compared by `same_text`), how the first of them
+    displays it, and that first cell, in operand order."""
     counts: dict[str, int] = {}
     shown: dict[str, str] = {}
+    first: dict[str, CellValue] = {}
     for x in parts:
         for cv in x[2]:
             key = _plain(cv.text)
             if key:
                 counts[key] = counts.get(key, 0) + 1
                 shown.setdefault(key, cv.text.strip())
-    if len(counts) < 2:
-        raise ExecutionError("rarest: fewer than two texts to tell apart")
-    low = min(counts.values())
-    rare = [k for k, n in counts.items() if n == low]
-    if len(rare) > 1:
-        raise ExecutionError(f"rarest: {len(rare)} texts are shown {low} time(s) each")
-    return shown[rare[0]]
+                first.setdefault(key, cv)
+    return counts, shown, first
+
+
+def _rarest(parts: list) -> str | list[str]:
+    """The texts the fewest operands show (`CONVENTIONS["rarest"]`)."""
+    counts, shown, _ = _shown(parts)
+    low = min(counts.values(), default=0)
+    rare = [shown[k] for k, n in counts.items() if n == low]
+    if len(rare) == len(counts):
+        raise ExecutionError("rarest: no text is shown fewer times than another")
+    return rare[0] if len(rare) == 1 else rare
 
 
 def same_text(a: str, b: str) -> bool:

@@ -39,6 +39,7 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "first": (0, "cell"),  # the first operand (in table order) passing a condition
     "last": (0, "cell"),  # the last one
     "rarest": (0, "label"),  # the text fewest operands show (the counterpart of `mode`)
+    "distinct": (0, "count"),  # how many different texts the operands show
 }
 
 CONVENTIONS = {
@@ -77,9 +78,11 @@ CONVENTIONS = {
              "(last) of them in operand order, the table's rows top to bottom (\"the first "
              "year with more than 10 wins\"); with `report` >= 0 they state that column's "
              "cell in its row, else the operand itself",
-    "rarest": "the text the fewest operands show, as its first operand displays it; when "
-              "several texts are that rare there is no one answer (an error), and every "
-              "text shown once is no answer either when all are (nothing is rarer)",
+    "rarest": "the texts the fewest operands show, each as its first operand displays it, "
+              "in operand order (\"the venues used least\" may be two); when every text is "
+              "that rare nothing is rarer than another, and there is no answer (an error)",
+    "distinct": "the number of different texts the operands show, compared by the equality "
+                "of an \"=\" condition (\"how many nations are listed?\")",
     "and": "`and_where` is a second condition, tested on column `and_test` of each operand's "
            "row, that an operand must pass as well as `where` (\"how many games in 1990 were "
            "won?\": the year column is 1990 and the result column is a win)",
@@ -92,7 +95,7 @@ CONVENTIONS = {
 
 # the operators that keep the operands passing a condition (`Program.where`)
 FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode", "streak",
-            "first", "last", "rarest")
+            "first", "last", "rarest", "distinct")
 # the operators that state another column's cell of the operand they pick (`Program.report`)
 REPORTING = ("argmax", "argmin", "first", "last")
 # the operators whose operands may be read as magnitudes (`Program.magnitude`)

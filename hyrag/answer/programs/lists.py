@@ -35,7 +35,8 @@ and the column asked for is any column, text included. Every operator is one of 
   or passes a bound ("the most consecutive wins"; `list:streak`);
 - `first` / `last`: the first or last row, in table order, whose cell passes a bound or holds
   a word, stating another column of it ("the first year with more than 10 wins"; `list:end`);
-- `rarest`: the text a column shows least often, `mode`'s counterpart (`list:mode`);
+- `rarest`: the text a column shows least often, `mode`'s counterpart (`list:mode`); and
+  `distinct`: how many different texts it shows ("how many nations are listed?");
 - `sum` / `average` of a column over the rows a condition keeps (`list:where`);
 - two conditions on two columns at once (`and_where`: "how many games in 1990 were won?"):
   the rows passing both, counted, stated and summed (`list:both`);
@@ -381,9 +382,11 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                 add(op, column_cells(x), "end", {**_prefixed(kept, "x_"), **col_feats(x, "x_"),
                                                  **col_feats(y), "report_self": float(x == y)},
                     where=where, report=y)
-    # the text a column shows least often (the counterpart of `mode`)
+    # the text a column shows least often (the counterpart of `mode`), and how many different
+    # texts it shows
     for j in cols[:MAX_MODE_COLUMNS]:
         add("rarest", column_cells(j), "mode", col_feats(j))
+        add("distinct", column_cells(j), "distinct", col_feats(j))
     # the sum and the average of a column over the rows a bound or a held word keeps, and the
     # average over the rows a named value keeps (its sum is `list:where`'s)
     for where, x, kept in conds:

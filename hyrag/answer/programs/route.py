@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 # the derivation name the ReverseVerifier recomputes each operator under (verify.grounding)
 _DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
                "change_ratio": "growth", "divide": "ratio", "percent_of": "ratio",
-               "count": "count", "streak": "count"}
+               "count": "count", "streak": "count", "distinct": "count"}
 _MODELS: dict[str, Model] = {}
 # tables whose candidate programs are ranked per question (the best named: `_named_tables`)
 ROUTE_TOP_TABLES = 3
@@ -202,7 +202,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
         if cv.value is not None:
             v = abs(float(cv.value)) if prog.magnitude else float(cv.value)
             operands.append(Operand(fact.claim_id, v, _label(cv), len(reqs)))
-        elif prog.op in ("count", "streak"):
+        elif prog.op in ("count", "streak", "distinct"):
             # an item counted (a text cell): the verifier checks it is a committed claim,
             # not its figure (`verify.grounding`: a count's operands are items)
             operands.append(Operand(fact.claim_id, 1.0, _label(cv), len(reqs)))
@@ -242,7 +242,7 @@ def _sentence(op: str, r: Result, operands: list[Operand]) -> str:
         return f"The {word} figure is {r.values[0]}'s {cite}."
     if op == "labels":
         return f"{', '.join(str(v) for v in r.values)} {cite}."
-    if op in ("count", "streak"):
+    if op in ("count", "streak", "distinct"):
         return f"{fmt(float(r.values[0]))} {cite}."
     if op == "exceeds" and len(operands) == 2:
         a, b = operands

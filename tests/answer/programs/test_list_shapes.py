@@ -13,7 +13,7 @@ import pytest
 from hyrag.answer.programs.execute import ExecutionError, run
 from hyrag.answer.programs.figures import duration, figure_of, leading_figure
 from hyrag.answer.programs.language import Cell, Program
-from hyrag.answer.programs.lexicon import ranges
+from hyrag.answer.programs.lexicon import ranges, time_bounds
 from hyrag.answer.programs.link import Question, index
 from hyrag.answer.programs.lists import enumerate_list_programs
 from hyrag.answer.programs.tables import tables
@@ -145,10 +145,10 @@ def test_the_execution_rules_of_the_new_operators(tmp_path: Path) -> None:
         tabs = tables(kb.store.con)
     (ti,) = tabs.values()
     t, rows = ti.model.name, list(ti.entity_rows)
-    club = [Cell(t, i, 2) for i in rows]
-    # three clubs are each shown once: no one rarest
+    position = tuple(Cell(t, i, 1) for i in rows[1:3])
+    # two texts, each shown once: neither is rarer
     with pytest.raises(ExecutionError, match="rarest"):
-        run(Program("rarest", tuple(club)), tabs)
+        run(Program("rarest", position), tabs)
     goals = tuple(Cell(t, i, 3) for i in rows)
     # no row passes: no first row
     with pytest.raises(ExecutionError, match="no operand passes"):
@@ -198,3 +198,31 @@ def test_a_count_of_the_rows_within_a_span_of_years(tmp_path: Path, question: st
              {"op=count/bounded/span": 10.0, "arg:x_col_cov": 3.0})
     _checked(a, "count")
     assert a.values == (expected,)
+
+
+def test_how_many_different_texts_a_column_shows(tmp_path: Path) -> None:
+    """"How many different clubs are listed?": four clubs among six rows; the count cites the
+    first row of each."""
+    a = _ask(tmp_path, "players.csv", PLAYERS, "How many different clubs are listed?",
+             {"op=distinct/plain/distinct": 10.0, "arg:col_cov": 5.0})
+    _checked(a, "distinct")
+    assert a.values == (4.0,)
+    [d] = a.derivations
+    assert d["name"] == "count" and len(d["operands"]) == 4
+
+
+def test_the_rarest_texts_tied(tmp_path: Path) -> None:
+    with csv_kb(tmp_path, "players.csv", PLAYERS) as kb:
+        tabs = tables(kb.store.con)
+    (ti,) = tabs.values()
+    club = tuple(Cell(ti.model.name, i, 2) for i in ti.entity_rows)
+    # Montreal Impact three times, the other three clubs once each: those three, in order
+    assert run(Program("rarest", club), tabs).values == (
+        "Toronto FC", "Vancouver Whitecaps", "Columbus Crew")
+
+
+def test_bounds_on_decades() -> None:
+    assert time_bounds("how many were built before the 1970s?") == ("<1970",)
+    assert time_bounds("after the 1980s") == (">=1990",)
+    assert time_bounds("since the 2000s") == (">=2000",)
+    assert time_bounds("until the 1990s") == ("<=1999",)
