@@ -70,6 +70,7 @@ from hyrag.answer.programs.lexicon import (
     written,
 )
 from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
+from ingest.timekeys import month_number
 
 # caps that bound the candidates per table (latency): columns looked up, numeric columns
 # compared, values whose rows are read, rows per value
@@ -436,15 +437,19 @@ def _held(q: Question, ti: TableIndex, place: dict[int, int]) -> list[tuple[str,
         w = stem(raw)
         if w in STOP or len(raw) < 2 or not raw.isalnum():  # a grouped number is a value
             continue
-        for t in ti.value_words.get(w, ()):
-            if same_text(t, raw):
-                continue
-            shown = next((t[a:b] for a, b, x in token_spans(t) if x == w), None)
-            if shown is None:
-                continue
-            for i, j in ti.values[t]:
-                if i in place:
-                    found.setdefault((shown, j), set()).add(i)
+        # a month the question writes out is held by cells that abbreviate it ("february" in
+        # "17 Feb"), as the period grammar reads both (`ingest.timekeys`)
+        keys = dict.fromkeys((w, raw.lower()[:3]) if month_number(raw) else (w,))
+        for key in keys:
+            for t in ti.value_words.get(key, ()):
+                if same_text(t, raw):
+                    continue
+                shown = next((t[a:b] for a, b, x in token_spans(t) if x == key), None)
+                if shown is None:
+                    continue
+                for i, j in ti.values[t]:
+                    if i in place:
+                        found.setdefault((shown, j), set()).add(i)
     n = max(len(place), 1)
     return sorted(((w, j, len(rows) / n) for (w, j), rows in found.items()),
                   key=lambda x: (x[2], x[0], x[1]))

@@ -17,6 +17,7 @@ from hyrag.answer.programs.lexicon import ranges, time_bounds
 from hyrag.answer.programs.link import Question, index
 from hyrag.answer.programs.lists import enumerate_list_programs
 from hyrag.answer.programs.tables import tables
+from ingest.timekeys import month_number
 from tests.answer.conftest import csv_kb, fixed_ranker
 
 PLAYERS = """Name,Position,Club,Goals,Signed
@@ -226,3 +227,23 @@ def test_bounds_on_decades() -> None:
     assert time_bounds("after the 1980s") == (">=1990",)
     assert time_bounds("since the 2000s") == (">=2000",)
     assert time_bounds("until the 1990s") == ("<=1999",)
+
+
+MATCHES = """Date,Opponent,Attendance
+13 Jan,Koper,"7,000"
+17 Feb,Hajduk,"8,000"
+24 Feb,Osijek,350
+2 Mar,Rijeka,"2,000"
+"""
+
+
+def test_a_sum_over_the_rows_of_a_month_written_out(tmp_path: Path) -> None:
+    """"The total attendance in February": the rows whose date holds "Feb", the month the
+    question writes out, summed."""
+    a = _ask(tmp_path, "matches.csv", MATCHES, "What was the total attendance in February?",
+             {"op=sum/holds/where": 10.0, "arg:col_cov": 3.0})
+    assert a.decision == "answer", (a.text, a.verification)
+    assert a.values == (8350.0,)
+    assert a.program["program"]["where"] == "~feb"
+    assert month_number("February") == 2 and month_number("Sept.") == 9
+    assert month_number("sept") == 9 and month_number("marching") is None
