@@ -236,7 +236,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return a - b, _common_scale(parts), cells, f"{ea} - {eb}"
     if p.op == "exceeds":
         _common_scale(parts)
-        return ("yes" if a > b else "no"), "", cells, f"{ea} > {eb}"
+        larger, other = p.says.split("|") if p.says else ("yes", "no")
+        return (larger if a > b else other), "", cells, f"{ea} > {eb}"
     if p.op == "multiply":
         return a * b, _common_scale(parts, strict=False), cells, f"{ea} * {eb}"
     if b == 0:

@@ -86,6 +86,9 @@ CONVENTIONS = {
     "and": "`and_where` is a second condition, tested on column `and_test` of each operand's "
            "row, that an operand must pass as well as `where` (\"how many games in 1990 were "
            "won?\": the year column is 1990 and the result column is a win)",
+    "says": "`exceeds` with `says` \"a|b\" states a when the first operand's figure is larger, "
+            "else b: the alternatives the question offers (\"was X more or less than Y?\"), "
+            "not yes or no",
     "duration": "a cell stating a duration (\"3:45\", \"1:02:03\") reads as its seconds "
                 "for comparisons and arithmetic, and is quoted as written (`figures`)",
     "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
@@ -161,6 +164,8 @@ class Program:
     # operand passes as well as `where` (`CONVENTIONS["and"]`): two columns' conditions at once
     and_where: str = ""
     and_test: int = -1
+    # for exceeds only: the two words it states, "larger|not larger" (`CONVENTIONS["says"]`)
+    says: str = ""
 
     def __post_init__(self) -> None:
         if self.magnitude and self.op not in ARITHMETIC:
@@ -176,6 +181,9 @@ class Program:
                                or not _condition(self.and_where)):
             raise ValueError(f"{self.op}: a second condition {self.and_where!r} needs a first "
                              "and a column to test")
+        if self.says and (self.op != "exceeds" or self.says.count("|") != 1
+                          or not all(self.says.split("|"))):
+            raise ValueError(f"{self.op}: bad alternatives {self.says!r}")
         if self.and_test >= 0 and not self.and_where:
             raise ValueError(f"{self.op}: a second tested column needs a second condition")
         if self.test >= 0 and not self.where:
@@ -224,6 +232,8 @@ class Program:
         if self.and_where:
             d["and_where"] = self.and_where
             d["and_test"] = self.and_test
+        if self.says:
+            d["says"] = self.says
         return d
 
     @staticmethod
@@ -236,7 +246,7 @@ class Program:
         return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)),
                        bool(d.get("magnitude", False)), int(d.get("test", -1)),
                        bool(d.get("year", False)), str(d.get("and_where", "")),
-                       int(d.get("and_test", -1)))
+                       int(d.get("and_test", -1)), str(d.get("says", "")))
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) if isinstance(a, Program) else
@@ -248,6 +258,7 @@ class Program:
         shown = f" report column {self.report}" if self.report >= 0 else ""
         size = " of magnitudes" if self.magnitude else ""
         size += " as years" if self.year else ""
+        size += f" saying {self.says}" if self.says else ""
         return f"{self.op}({inner}{cond}{shown}){size}"
 
 

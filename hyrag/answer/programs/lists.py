@@ -28,7 +28,8 @@ and the column asked for is any column, text included. Every operator is one of 
 - the rows whose figure passes a named row's ("more gold medals than X": `where ">N"` with N
   that row's figure; `list:than`); the first and last rows' figures apart (`list:ends`);
 - yes or no: is one named row's figure larger than another's (`exceeds`, `list:pair`: "did
-  A score more goals than B?");
+  A score more goals than B?"), or one of two alternatives the question offers ("more or
+  less", `list:says`);
 - the other rows that share a named row's cell in another column, counted or stated ("the
   same position as X": `where "=<X's cell>"` over every row but X's; `list:same`);
 - `streak`: the longest run of consecutive rows whose cell is a named value, holds a word,
@@ -54,6 +55,7 @@ number of candidates is bounded by the caps below (a few hundred at most per tab
 
 from __future__ import annotations
 
+import re
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.candidates import Candidate
@@ -83,6 +85,8 @@ MAX_ROWS_PER_VALUE = 2
 MAX_MODE_COLUMNS = 5
 MAX_WHERE_COLUMNS = 4
 MAX_HELD = 4
+# two one-word alternatives a question offers ("more or less", "above or below")
+_ALTERNATIVES = re.compile(r"\b([a-z]+) or ([a-z]+)\b")
 # the conditions paired into two-condition candidates (`list:both`); numeric columns summed
 # or averaged over the rows a condition keeps
 MAX_CONDITIONS = 5
@@ -138,6 +142,11 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     tested = {b: list(dict.fromkeys(dated + nums))[:3] if b in timed else nums[:3]
               for b in bounds}
     runs = ti.col_runs
+    # the alternatives the question offers that are no cell's words ("more or less", "above or
+    # below"), in both readings: which one means larger is the ranker's to learn
+    offered = [pair for m in _ALTERNATIVES.finditer(q.text.lower())
+               if not any(stem(w) in ti.value_words for w in m.groups())
+               for pair in (m.groups(), m.groups()[::-1])]
     # the columns whose header the question names (most of its words)
     named_cols = [j for j in range(ncols) if cover[j] >= NAMED_COVER]
     out: list[Candidate] = []
@@ -179,7 +188,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
 
     def add(op: str, cells: list[tuple[int, int]], shape: str, feats: dict[str, float],
             where: str = "", report: int = -1, test: int = -1,
-            also: tuple[str, int] = ("", -1)) -> None:
+            also: tuple[str, int] = ("", -1), says: str = "") -> None:
         if not cells or any(rc not in have for rc in cells):
             return
         args = tuple(Cell(name, i, j) for i, j in cells)
@@ -187,7 +196,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                  **_unused(cells, (where, also[0]), (report, test, also[1]), values,
                            named_cols)}
         out.append(Candidate(Program(op, args, where, report, test=test, and_where=also[0],
-                                     and_test=also[1]), PREFIX + shape, feats))
+                                     and_test=also[1], says=says), PREFIX + shape, feats))
 
     def column_cells(j: int) -> list[tuple[int, int]]:
         return [(i, j) for i in data if (i, j) in have]
@@ -257,8 +266,13 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             for p, r in permutations((first, second)):
                 order = {**both, **col_feats(x), "first_mentioned_first": float(p == first)}
                 add("difference", [(p, x), (r, x)], "pair", order)
-                # "did A score more than B?": yes or no (`CONVENTIONS["exceeds"]`)
+                # "did A score more than B?": yes or no (`CONVENTIONS["exceeds"]`); "did A
+                # score more or less than B?": one of the alternatives the question offers,
+                # which of them means larger learned from the words (`says`)
                 add("exceeds", [(p, x), (r, x)], "pair", order)
+                for larger, other in offered:
+                    add("exceeds", [(p, x), (r, x)], "says",
+                        {**order, f"says_larger={stem(larger)}": 1.0}, says=f"{larger}|{other}")
             add("sum", [(first, x), (second, x)], "pair", {**both, **col_feats(x)})
     # counts: rows whose cell is a named value, rows past a bound, every row
     for v in values[:MAX_VALUES]:

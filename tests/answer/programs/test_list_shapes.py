@@ -247,3 +247,18 @@ def test_a_sum_over_the_rows_of_a_month_written_out(tmp_path: Path) -> None:
     assert a.program["program"]["where"] == "~feb"
     assert month_number("February") == 2 and month_number("Sept.") == 9
     assert month_number("sept") == 9 and month_number("marching") is None
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Did Ed Vale score more or less goals than Bo Lind?", "more"),
+    ("Did Bo Lind score more or less goals than Ed Vale?", "less"),
+])
+def test_a_comparison_answered_with_the_alternatives_offered(tmp_path: Path, question: str,
+                                                             expected: str) -> None:
+    a = _ask(tmp_path, "players.csv", PLAYERS, question,
+             {"op=exceeds/plain/says": 10.0, "arg:first_mentioned_first": 5.0,
+              "arg:says_larger=more": 5.0, "arg:col_cov": 3.0})
+    _checked(a, "exceeds")
+    assert a.values == (expected,)
+    with pytest.raises(ValueError, match="alternatives"):
+        Program("count", (Cell("t", 0, 0),), says="more|less")
