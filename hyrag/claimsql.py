@@ -376,14 +376,22 @@ def cell_loc_sql(
             f"'column', {header}, 'cell', {cell}, 'section', {sec}) END")
 
 
-def _exact_sum(x: str) -> str:
-    """sum(x) that does not depend on the order DuckDB's threads add the rows in: a DOUBLE sum
-    does (the same file gave 7501350.000000191 and 7501350.00000019, "7500750" and
-    "7500750.00"), so the values are summed as DECIMAL(38, 10), exactly, and the exact sum is
-    converted once. A value too large for that decimal (>= EXACT_SUM_MAX) sums as DOUBLE."""
-    return (f"CASE WHEN bool_or(NOT abs({x}) < {EXACT_SUM_MAX}) THEN sum({x}) ELSE "
-            f"CAST(sum(CASE WHEN abs({x}) < {EXACT_SUM_MAX} THEN CAST({x} AS DECIMAL(38, 10)) "
-            "END) AS DOUBLE) END")
+def _exact_parts(x: str, name: str) -> str:
+    """The partial sums `_exact_total` adds up: whether any value is too large for the exact
+    decimal, the DOUBLE sum (used then) and the exact DECIMAL(38, 10) sum of the others."""
+    return (f"bool_or(NOT abs({x}) < {EXACT_SUM_MAX}) AS {name}_big, sum({x}) AS {name}_f, "
+            f"sum(CASE WHEN abs({x}) < {EXACT_SUM_MAX} THEN CAST({x} AS DECIMAL(38, 10)) END) "
+            f"AS {name}_d")
+
+
+def _exact_total(name: str) -> str:
+    """sum(x) over partial sums (`_exact_parts`) that does not depend on the order DuckDB's
+    threads add the rows in: a DOUBLE sum does (the same file gave 7501350.000000191 and
+    7501350.00000019, "7500750" and "7500750.00"), so the values are summed as DECIMAL(38, 10),
+    exactly, and the exact sum is converted once. A value too large for that decimal
+    (>= EXACT_SUM_MAX) makes the group sum as DOUBLE."""
+    return (f"CASE WHEN bool_or({name}_big) THEN sum({name}_f) "
+            f"ELSE CAST(sum({name}_d) AS DOUBLE) END")
 
 
 def insert_aggregates(
@@ -442,16 +450,42 @@ def insert_aggregates(
     keys = ("header", "letter", "gname", "grp", "key", "start_date", "end_date", "order_key")
     grouping = ("m.header, m.letter, g.gname, g.grp, k.key, k.start_date, k.end_date, "
                 "k.order_key")
+    # Two steps: partial sums per measure, period and combination of the group columns' values
+    # (a few thousand cells), then each group's totals from those. The sums are exact, so
+    # adding partial sums gives each group's sum itself; a pass over the join of every
+    # measure with every group repeated the row-level work once per group column. A group
+    # whose cells differ in unit ("1st", "2nd") states its first row's.
+    finest = ["m.header", "m.letter", "k.key", "k.start_date", "k.end_date", "k.order_key"]
+    gcols = [f"CAST(s.{ident(g)} AS VARCHAR)" for g in groups[1:] if g is not None]
+    gnames = [f"g{i}" for i in range(len(gcols))]
     con.execute(
-        f"""CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_base AS
-        SELECT {grouping}, count(*) AS n, {_exact_sum("m.v")} AS s,
-            {_exact_sum("m.v")} / count(m.v) AS a, {_exact_sum("m.vbase")} AS sb,
-            {_exact_sum("m.vbase")} / count(m.vbase) AS ab, any_value(m.sc) AS sc,
-            any_value(m.un) AS un, CAST(NULL AS STRUCT(r BIGINT, s VARCHAR)[]) AS rows
-        {joined}
-        GROUP BY {grouping}
-        HAVING count(DISTINCT m.sc) = 1"""
+        f"""CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_parts AS
+        SELECT {", ".join(finest)}, {"".join(f"{c} AS {n}, " for c, n in zip(gcols, gnames,
+                                                                                strict=True))}
+            count(*) AS n, count(m.v) AS nv, count(m.vbase) AS nb,
+            {_exact_parts("m.v", "v")}, {_exact_parts("m.vbase", "b")},
+            min(m.sc) AS sc_lo, max(m.sc) AS sc_hi, min(m.rid) AS rid,
+            arg_min(m.un, m.rid) AS un
+        FROM ({measures}) m JOIN {stg} s ON s.__rid = m.rid
+        JOIN {buckets} k ON k.row_id = m.rid AND k.level IN ({level_list})
+        GROUP BY ALL"""
     )
+    per_group = [("CAST(NULL AS VARCHAR)", "CAST(NULL AS VARCHAR)", "")] + [
+        (lit(t.schema.column(g).header), n, f"WHERE {n} IS NOT NULL")
+        for g, n in zip([g for g in groups[1:] if g is not None], gnames, strict=True)]
+    totals = " UNION ALL ".join(
+        f"""SELECT header, letter, {gname} AS gname, {grp} AS grp, key, start_date, end_date,
+            order_key, CAST(sum(n) AS BIGINT) AS n, {_exact_total("v")} AS s,
+            {_exact_total("v")} / CAST(sum(nv) AS BIGINT) AS a, {_exact_total("b")} AS sb,
+            {_exact_total("b")} / CAST(sum(nb) AS BIGINT) AS ab, min(sc_lo) AS sc,
+            arg_min(un, rid) AS un,
+            CAST(NULL AS STRUCT(r BIGINT, s VARCHAR)[]) AS rows
+        FROM temp.hyrag_agg_parts {where}
+        GROUP BY header, letter, {grp}, key, start_date, end_date, order_key
+        HAVING min(sc_lo) = max(sc_hi)"""
+        for gname, grp, where in per_group)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE temp.hyrag_agg_base AS {totals}")
+    con.execute("DROP TABLE temp.hyrag_agg_parts")
     # The cells each small group cites, listed in a second pass over those groups only:
     # listing (and sorting) every group's rows cost more than the sums, and a group over
     # AGGREGATE_LINK_LIMIT rows keeps no list.

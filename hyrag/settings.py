@@ -77,6 +77,13 @@ class Settings:
     # content words unexplained (neither the parse nor any committed claim names them) abstains
     # and names them (hyrag/answer/coverage.py): the figure answers a different question.
     answer_max_unexplained: int = 2
+    # Where the knowledge base holds several documents (a file name without its extension is
+    # one), a drafted answer whose figure another document also answers — the same words of
+    # the question, the same period, another value — asks which document is meant instead of
+    # answering with whichever was committed (hyrag/answer/decide/sources.py). At most
+    # `answer_rival_candidates` claims are read per committed figure.
+    answer_rival_documents: bool = True
+    answer_rival_candidates: int = 5000
     # The answer core (issue 19; hyrag/answer/programs): "readers" asks the reader chain
     # (hyrag/answer/readers.py), "programs" the typed-program route over the table model,
     # "hybrid" the program route first and the reader chain where no program is confident;
@@ -206,6 +213,7 @@ class Settings:
             "crag_retries",
             "tracker_threshold",
             "answer_max_unexplained",
+            "answer_rival_candidates",
             "ingest_max_member_bytes",
             "ingest_max_sheet_cells",
             "ingest_max_cell_chars",

@@ -143,6 +143,22 @@ def is_empty(v: Cell) -> bool:
     return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS)
 
 
+def _unique_keys(table: RawTable, j: int) -> bool:
+    """Does column j hold a value in every row, no two alike once stripped? Read over its
+    distinct cells (`RawTable.coded`): a repeated cell repeats its key."""
+    import numpy as np  # at ingest only: reading a stored model imports no NumPy
+    if not table.rows:
+        return True
+    coded = table.coded[j]
+    if coded.read(is_empty, bool).any():
+        return False
+    used = np.unique(coded.codes)
+    if len(used) != len(table.rows):
+        return False
+    keys = {str(coded.values[k]).strip() for k in used.tolist()}
+    return len(keys) == len(used)
+
+
 def _is_number(v: Cell, cache: dict) -> bool:
     if isinstance(v, bool):
         return False
@@ -329,15 +345,13 @@ def infer_schema(table: RawTable, opts: SchemaOptions | None = None) -> TableSch
             to, reason = change
             adjustments.append(Adjustment(col.name, role, to, reason))
             role = to
-        if role is Role.ID:
-            # Uniqueness must hold over the whole table, not just the dry run.
-            keys = [str(r[j]).strip() for r in table.rows if not is_empty(r[j])]
-            if len(set(keys)) != len(keys) or len(keys) != len(table.rows):
-                adjustments.append(
-                    Adjustment(col.name, Role.ID, Role.CATEGORICAL, "values repeat in the table")
-                )
-                role = Role.CATEGORICAL
-                full_id_ok = False
+        # Uniqueness must hold over the whole table, not just the dry run.
+        if role is Role.ID and not _unique_keys(table, j):
+            adjustments.append(
+                Adjustment(col.name, Role.ID, Role.CATEGORICAL, "values repeat in the table")
+            )
+            role = Role.CATEGORICAL
+            full_id_ok = False
         scale, unit = scale_hint(col.header)
         if role is Role.NUMERIC:
             if not scale and takes_title_scale(unit):

@@ -67,6 +67,24 @@ def heading_label(row: Sequence[Cell]) -> str | None:
     return text
 
 
+def heading_labels(table: RawTable) -> list[str | None]:
+    """`heading_label` of every row. Only a row whose cells after the first are all blank can
+    be a heading; those are found column-wise (`RawTable.coded`), so a table of figures, where
+    no row is one, costs a few array operations instead of a call per row."""
+    import numpy as np  # at ingest only: the answer route reads headings without NumPy
+    rows = table.rows
+    out: list[str | None] = [None] * len(rows)
+    if len(table.header) < 2 or not rows:
+        return out
+    cols = table.coded
+    maybe = cols[0].read(lambda v: isinstance(v, str), bool)
+    for col in cols[1:]:
+        maybe &= col.read(_blank, bool)
+    for i in np.flatnonzero(maybe).tolist():
+        out[i] = heading_label(rows[i])
+    return out
+
+
 def _number(v: Cell) -> tuple[float, int] | None:
     """A figure as (value, decimals shown), for the check that a total adds its rows up."""
     if isinstance(v, bool) or is_empty(v):
@@ -98,14 +116,16 @@ def _sums(total: Sequence[Cell], parts: list[Sequence[Cell]]) -> bool:
     return checked > 0
 
 
-def row_sections(table: RawTable) -> tuple[str | None, ...]:
+def row_sections(table: RawTable,
+                 heads: Sequence[str | None] | None = None) -> tuple[str | None, ...]:
     """Per row of the table, the label of the section heading it sits under (None: none).
 
     A heading's own row has no section of its own (it has no figures to qualify). Nested
-    headings are not stacked: the nearest heading above is the row's section."""
+    headings are not stacked: the nearest heading above is the row's section. `heads`: the
+    rows' `heading_labels`, when the caller has them."""
     rows = table.rows
     out: list[str | None] = [None] * len(rows)
-    heads = [heading_label(r) for r in rows]
+    heads = heading_labels(table) if heads is None else heads
     if sum(h is not None for h in heads) * 2 > len(rows):
         return tuple(out)  # more headings than rows: a list of names, not a statement
     current: str | None = None
@@ -144,16 +164,17 @@ def is_statistic_label(label: str) -> bool:
     return bool(_STATISTIC.match(label or ""))
 
 
-def section_paths(table: RawTable) -> tuple[tuple[str, ...], ...]:
+def section_paths(table: RawTable,
+                  heads: Sequence[str | None] | None = None) -> tuple[tuple[str, ...], ...]:
     """Per row, the headings it sits under, outermost first — the row path's sections.
 
     Headings printed one right under another, with no line between, nest ("Assets" over
     "Current:"); a heading after lines of figures takes the place of the innermost one
     ("Non-current:" after the current lines). Where a row's section ends (`row_sections`: a
     total, a subtotal, the next heading) its path ends too. A heading's own row gets the path
-    it opens."""
-    nearest = row_sections(table)
-    heads = [heading_label(r) for r in table.rows]
+    it opens. `heads`: the rows' `heading_labels`, when the caller has them."""
+    heads = heading_labels(table) if heads is None else heads
+    nearest = row_sections(table, heads)
     if not any(nearest):
         return tuple((h,) if h and any(nearest) else () for h in heads)
     out: list[tuple[str, ...]] = []

@@ -30,7 +30,6 @@ Pure: no database, no engine; `build` is a function of the raw table and its sch
 from __future__ import annotations
 
 import functools
-import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,11 +39,12 @@ from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_empty
 from ingest.numbers import parse_number, scale_hint
 from ingest.schema import Role, TableSchema, scale_of_title, takes_title_scale
-from ingest.sections import heading_label, is_statistic_label, is_total_label, section_paths
+from ingest.sections import heading_labels, is_statistic_label, is_total_label, section_paths
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
 if TYPE_CHECKING:  # the typed frame is handed in; reading a stored model needs no pandas
+    import numpy as np
     import pandas as pd
 
 ROW_KINDS = ("data", "heading", "total", "metadata", "notes")
@@ -222,8 +222,12 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     labels that are not sit together before or after the run of periods (a series followed by
     its statistics: "No. Obs", "Mean"), never between them. Decided on the first
     PERIOD_SAMPLE labels when the first of them are no periods at all (a list of names)."""
-    labels = [cell_text(r[0]) for r, k in zip(table.rows, kinds, strict=True)
-              if k == "data" and not is_empty(r[0])]
+    import numpy as np  # at ingest only: reading a stored model needs none
+    if not table.rows:
+        return False
+    col = table.coded[0]
+    keep = (np.asarray(kinds, dtype=object) == "data") & ~col.empty
+    labels = col.texts[keep].tolist()
     if not any(_period(x) for x in labels[:PERIOD_SAMPLE]):
         return False
     dated = [_period(x) is not None for x in labels]
@@ -251,32 +255,40 @@ def period_labels(table: RawTable, *, pure: bool = False) -> bool:
                            if k == "data" and (label := cell_text(r[0])))
 
 
-def _row_kinds(table: RawTable) -> list[str]:
-    kind_of: dict[object, str] = {}
+def _is_figure_cell(v: Cell) -> bool:
+    return v is not None and cell_kind(v) in ("number", "year")
 
-    def figure(v: Cell) -> bool:
-        if v is None:
-            return False
-        key = (type(v), v)
-        k = kind_of.get(key)
-        if k is None:
-            k = kind_of[key] = cell_kind(v)
-        return k in ("number", "year")
 
-    out = []
-    for r in table.rows:
-        rest = r[1:]
-        if not any(v is not None for v in rest):
-            out.append("heading" if heading_label(r) is not None else "data")
-            continue
-        if any(figure(v) for v in rest):
-            label = cell_text(r[0]) if r else ""
-            out.append("total" if label and is_total_label(label) else "data")
-        elif heading_label(r) is not None:
-            out.append("heading")
-        else:
-            out.append("notes" if any(not is_empty(v) for v in rest) else "data")
-    return out
+def _is_total_label(label: str) -> bool:
+    return bool(label) and is_total_label(label)
+
+
+def _row_kinds(table: RawTable, heads: Sequence[str | None] | None = None) -> list[str]:
+    """Each row's kind (module docstring), read column-wise (`RawTable.coded`): whether a row
+    holds anything, a figure or a non-empty cell after its label is an OR over columns of a
+    reading made once per distinct cell. `heads`: the rows' `heading_labels`, when known."""
+    import numpy as np  # at ingest only: reading a stored model needs none
+    rows = table.rows
+    n = len(rows)
+    if not n:
+        return []
+    heads = heading_labels(table) if heads is None else heads
+    cols = table.coded
+    head = np.fromiter((h is not None for h in heads), dtype=bool, count=n)
+    filled = np.zeros(n, dtype=bool)
+    figure = np.zeros(n, dtype=bool)
+    for col in cols[1:]:  # each column asked only about the rows still without a figure
+        filled |= col.any_where(lambda v: v is not None, ~filled)
+        figure |= col.any_where(_is_figure_cell, ~figure)
+    nonempty = np.zeros(n, dtype=bool)  # asked only where it decides: notes or data
+    for col in cols[1:]:
+        nonempty |= col.any_where(lambda v: not is_empty(v), filled & ~figure & ~head & ~nonempty)
+    total = cols[0].read_text(_is_total_label, bool)
+    kinds = np.where(
+        ~filled, np.where(head, "heading", "data"),
+        np.where(figure, np.where(total, "total", "data"),
+                 np.where(head, "heading", np.where(nonempty, "notes", "data"))))
+    return kinds.astype(object).tolist()
 
 
 def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = None) -> TableModel:
@@ -284,8 +296,10 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     `typed`: the typed frame of the same rows (`ingest.typed`, not melted), whose parsed
     numbers and time keys are reused; otherwise each distinct value of a column is parsed
     once. Either way the cost is the table's size in lookups, not in parses."""
-    kinds = _row_kinds(table)
-    sections = section_paths(table)
+    import numpy as np  # at ingest only: reading a stored model needs none
+    heads = heading_labels(table)
+    kinds = _row_kinds(table, heads)
+    sections = section_paths(table, heads)
     periods_down = _period_labels(table, kinds)
     if periods_down:
         kinds = ["metadata" if k == "data" and not is_empty(r[0])
@@ -312,72 +326,45 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     if typed is not None and time_pos is not None and time_pos in by_pos and \
             schema.time_column == by_pos[time_pos].name and "__time_key" in typed:
         keys = typed["__time_key"].tolist()
-    rows = []
-    for i, r in enumerate(table.rows):
-        row_period = (keys[i] if keys is not None else _period(cell_text(r[time_pos]))) \
-            if time_pos is not None else None
-        # a row of a period column whose label is no period is named by it ("No. Obs")
-        own = [j for j in naming if not is_empty(r[j])] + (
-            [time_pos] if time_pos is not None and row_period is None
-            and not is_empty(r[time_pos]) else [])
-        names = tuple(cell_text(r[j]) for j in sorted(own))
-        # a heading's own row: the path it opens (its label is the path's last level)
-        path = sections[i] if kinds[i] == "heading" and sections[i] else (*sections[i], *names)
-        section_period = next((p for p in map(_period, reversed(sections[i])) if p), None)
-        prev = rows[-1] if rows else None
-        if prev is not None and kinds[i] == "data" and prev.kind in ("data", "total") and \
-                prev.path[:prev.headings] == sections[i] and len(names) == 1 and \
-                _OF_ABOVE.match(names[0]):
-            # "Percentage of revenue" under "Product": the share is the line above's; it is
-            # named by that line, then by itself ("Product" > "Percentage of revenue")
-            path = (*prev.path, *names)
-        rows.append(ModelRow(row=table.row_locs[i], path=path, kind=kinds[i],
-                             period=row_period or section_period or title_period,
-                             headings=len(sections[i])))
+    rows = _model_rows(table, sections, kinds, keys, time_pos, naming, title_period)
     # rows whose label states a measure of their own (`row_measure`), by position: only a
     # title's scale is ever overridden by one, so a table without one (every CSV without a
     # caption) skips reading 100,000 labels for a measure (2-3 s on a 100,000-row table)
     measured = {i: m for i, r in enumerate(rows) if r.kind != "heading" and (
         m := _row_scale(" ".join(lvl for lvl in r.path[r.headings:] if not is_figure(lvl)),
                         r.path[:r.headings])) is not None} if title_scale else {}
-    ri: list[int] = []
-    ci: list[int] = []
-    texts: list[str] = []
-    values: list[float | None] = []
-    scales: list[str] = []
-    units: list[str] = []
+    parts: list[tuple[np.ndarray, ...]] = []
     for j in range(len(paths)):
         col = by_pos.get(j)
         figures = j not in naming and j != time_pos
         col_scale = (col.scale if col is not None and (col.scale or not takes_title_scale(
             col.unit)) else title_scale)
         col_unit = (col.unit if col is not None and col.unit else title_unit)
-        seen: dict[object, tuple[str, float | None, str, str]] = {}
         if figures and typed is not None and col is not None and col.role is Role.NUMERIC \
                 and f"{col.name}__num" in typed:
-            _typed_cells(table, j, typed, col.name, (ri, ci, texts, values, scales, units))
+            parts.append(_typed_cells(table, j, typed, col.name))
             continue
-        for i, r in enumerate(table.rows):
-            v = r[j]
-            if v is None:
-                continue
-            key = (type(v), v)
-            got = seen.get(key)
-            if got is None:
-                got = seen[key] = _read_cell(v, figures, col_scale, col_unit)
-            if not got[0]:
-                continue
-            ri.append(i)
-            ci.append(j)
-            texts.append(got[0])
-            values.append(got[1])
-            scales.append(got[2])
-            units.append(got[3])
+        coded = table.coded[j]
+        if not figures:  # a naming column: its non-empty cells' text, no figure read
+            ri = np.flatnonzero(~coded.empty)
+            parts.append((ri, np.full(len(ri), j, dtype=np.intp), coded.texts[ri],
+                          np.full(len(ri), None, dtype=object), np.full(len(ri), "", dtype=object),
+                          np.full(len(ri), "", dtype=object)))
+            continue
+        got = [("", None, "", "") if v is None else _read_cell(v, figures, col_scale, col_unit)
+               for v in coded.values]  # once per distinct cell
+        ri = np.flatnonzero(np.array([bool(g[0]) for g in got], dtype=bool)[coded.codes])
+        at = coded.codes[ri]
+        parts.append((ri, np.full(len(ri), j, dtype=np.intp),
+                      *(_objects([g[k] for g in got])[at] for k in range(4))))
+    ri, ci, texts, values, scales, units = (
+        np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, dtype=object)
+        for k in range(6))
     if measured and title_scale:
         # the title's scale, inherited by a row that states its own measure, is not the row's
         inherited = {j: (c.scale if (c := by_pos.get(j)) is not None and c.scale else title_scale)
                      for j in range(len(paths))}
-        for k, (i, j) in enumerate(zip(ri, ci, strict=True)):
+        for k, (i, j) in enumerate(zip(ri.tolist(), ci.tolist(), strict=True)):
             m = measured.get(i)
             if m is not None and values[k] is not None and scales[k] == title_scale \
                     and inherited[j] == title_scale:
@@ -386,26 +373,78 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     _first_mark_percent(ri, ci, texts, values, scales, units)
     arrays = _in_file_order(ri, ci, texts, values, scales, units)
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
-                      title=table.title, rows=tuple(rows), columns=columns, arrays=arrays)
+                      title=table.title, rows=rows, columns=columns, arrays=arrays)
+
+
+def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Sequence[str],
+                keys: list | None, time_pos: int | None, naming: list[int],
+                title_period: str | None) -> tuple[ModelRow, ...]:
+    """Each row's path, kind and period (module docstring). What names a row (its non-empty
+    naming cells, and its time cell when that is no period) is read column-wise; the path is
+    then assembled per row."""
+    import numpy as np  # at ingest only: reading a stored model needs none
+    n = len(table.rows)
+    cols = table.coded
+    if time_pos is None:
+        periods: list[str | None] = [None] * n
+    elif keys is not None:
+        periods = keys
+    else:
+        periods = cols[time_pos].read_text(_period).tolist()
+    named: list[np.ndarray] = []
+    for j in sorted([*naming, *([time_pos] if time_pos is not None else [])]):
+        shown = np.where(cols[j].empty, None, cols[j].texts)
+        if j == time_pos:
+            shown = np.where(np.fromiter((p is None for p in periods), bool, count=n),
+                             shown, None)
+        named.append(shown)
+    names_of = [tuple(x for x in names if x is not None) for names in zip(
+        *(c.tolist() for c in named), strict=True)] if named else [()] * n
+    section_period: dict[tuple[str, ...], str | None] = {}
+    rows: list[ModelRow] = []
+    prev: ModelRow | None = None
+    for i, (sec, kind, names, row_period) in enumerate(zip(
+            sections, kinds, names_of, periods, strict=True)):
+        # a heading's own row: the path it opens (its label is the path's last level)
+        path = sec if kind == "heading" and sec else (*sec, *names)
+        if sec not in section_period:
+            section_period[sec] = next((p for p in map(_period, reversed(sec)) if p), None)
+        if prev is not None and kind == "data" and prev.kind in ("data", "total") and \
+                prev.path[:prev.headings] == sec and len(names) == 1 and \
+                _OF_ABOVE.match(names[0]):
+            # "Percentage of revenue" under "Product": the share is the line above's; it is
+            # named by that line, then by itself ("Product" > "Percentage of revenue")
+            path = (*prev.path, *names)
+        prev = ModelRow(row=table.row_locs[i], path=path, kind=kind,
+                        period=row_period or section_period[sec] or title_period,
+                        headings=len(sec))
+        rows.append(prev)
+    return tuple(rows)
+
+
+def _objects(items: list) -> np.ndarray:
+    import numpy as np  # at ingest only: reading a stored model needs none
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 # a column's bare figures are read as percentages after a first "100.0 %" only up to this size
 PERCENT_COLUMN_MAX = 100.0
 
 
-def _first_mark_percent(ri: list[int], ci: list[int], texts: list[str],
-                        values: list[float | None], scales: list[str], units: list[str]) -> None:
+def _first_mark_percent(ri: np.ndarray, ci: np.ndarray, texts: np.ndarray,
+                        values: np.ndarray, scales: np.ndarray, units: np.ndarray) -> None:
     """A column whose first figure carries "%" and whose other figures carry no mark and are
     at most `PERCENT_COLUMN_MAX` in size is a column of percentages ("Sales 100.0 %" over
     "Gross profit 40.0"): statements set the unit on the first line only, as they set "$".
-    Those figures take the percent scale (in place, on the cell lists `build` assembles)."""
-    by_col: dict[int, list[int]] = {}
-    for k, j in enumerate(ci):
-        if values[k] is not None:
-            by_col.setdefault(j, []).append(k)
-    for ks in by_col.values():
-        ks.sort(key=lambda k: ri[k])
-        first, rest = ks[0], ks[1:]
+    Those figures take the percent scale (in place, on the cell arrays `build` assembles)."""
+    import numpy as np  # at ingest only: reading a stored model needs none
+    has = np.fromiter((v is not None for v in values.tolist()), dtype=bool, count=len(values))
+    for j in np.unique(ci[has]).tolist():
+        ks = np.flatnonzero(has & (ci == j))
+        ks = ks[np.argsort(ri[ks], kind="stable")]
+        first, rest = ks[0], ks[1:].tolist()
         if len(rest) < 2 or "%" not in texts[first] or scales[first] != "percent":
             continue
         if all(not any(ch in texts[k] for ch in "%$€£¥") and scales[k] != "percent"
@@ -439,39 +478,33 @@ def _row_scale(own: str, headings: Sequence[str]) -> tuple[str, str] | None:
         if got is not None and (mine is None or got[0] == "percent"):
             return got
     return mine
-def _in_file_order(*columns: list) -> CellArrays:
+def _in_file_order(*columns: np.ndarray) -> CellArrays:
     """The cells, gathered column by column, in file order (by row, then column). Each
     column's cells are in row order and the columns come left to right, so a stable sort by
-    row alone is that order: one NumPy argsort of a million rows, not a Python key function
-    called a million times."""
-    row = columns[0]
-    if len(row) < 2:
-        return CellArrays(*(tuple(c) for c in columns))
+    row alone is that order: one NumPy argsort, not a Python key function per cell."""
     import numpy as np  # at ingest only: reading a stored model needs none
-
-    pick = operator.itemgetter(*np.argsort(np.asarray(row, dtype=np.int64), kind="stable")
-                               .tolist())
-    return CellArrays(*(pick(c) for c in columns))
+    order = np.argsort(np.asarray(columns[0], dtype=np.int64), kind="stable")
+    return CellArrays(*(tuple(np.asarray(c)[order].tolist()) for c in columns))
 
 
-def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame, name: str,
-                 out: tuple[list, ...]) -> None:
-    """Column `j`'s cells from the typed frame: its parsed value, scale and unit per row (the
-    display text as the file shows it)."""
-    ri, ci, texts, values, scales, units = out
-    nums = typed[f"{name}__num"].astype(object).where(typed[f"{name}__num"].notna(), None)
-    scale = typed[f"{name}__scale"].tolist()
-    unit = typed[f"{name}__unit"].tolist()
-    for i, (r, v) in enumerate(zip(table.rows, nums.tolist(), strict=True)):
-        raw = r[j]
-        if raw is None or is_empty(raw):
-            continue
-        ri.append(i)
-        ci.append(j)
-        texts.append(raw if raw.__class__ is str else cell_text(raw))
-        values.append(None if v is None else float(v))
-        scales.append((scale[i] or "") if v is not None else "")
-        units.append((unit[i] or "") if v is not None else "")
+def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame,
+                 name: str) -> tuple[np.ndarray, ...]:
+    """Column `j`'s cells from the typed frame, as (row, column, text, value, scale, unit)
+    arrays: its parsed value, scale and unit per row (the display text as the file shows
+    it)."""
+    import numpy as np  # at ingest only: reading a stored model needs none
+    coded = table.coded[j]
+    ri = np.flatnonzero(~coded.empty)
+    texts = coded.read(lambda v: v if v.__class__ is str else cell_text(v))[ri]
+    num = typed[f"{name}__num"]
+    has = num.notna().to_numpy(dtype=bool)[ri]
+    values = _objects(num.to_numpy(dtype=float, na_value=np.nan)[ri].tolist())
+    values[~has] = None
+    scale = typed[f"{name}__scale"].to_numpy(dtype=object)[ri].tolist()
+    unit = typed[f"{name}__unit"].to_numpy(dtype=object)[ri].tolist()
+    scales = _objects([(x or "") if h else "" for x, h in zip(scale, has.tolist(), strict=True)])
+    units = _objects([(x or "") if h else "" for x, h in zip(unit, has.tolist(), strict=True)])
+    return ri, np.full(len(ri), j, dtype=np.intp), texts, values, scales, units
 
 
 def _read_cell(v: object, figures: bool, col_scale: str,

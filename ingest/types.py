@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy and pandas load only when a table is read column-wise
+    from ingest.cellcodes import CodedColumn
 
 # A cell as a reader hands it over: the displayed string, or a typed value where the file
 # format carries one (XLSX numbers and dates, DataFrame dtypes). None is an empty cell.
@@ -65,6 +70,15 @@ class RawTable:
         for r in self.rows:
             if len(r) != width:
                 raise ValueError(f"row of width {len(r)} in a table of width {width}")
+
+    @functools.cached_property
+    def coded(self) -> tuple[CodedColumn, ...]:
+        """Every column coded by its distinct cells (`ingest.cellcodes`), built on first use
+        and kept: the row kinds, the section headings and the table model all read the same
+        table, and each would otherwise code it again."""
+        from ingest.cellcodes import code_columns
+
+        return code_columns(self.rows, len(self.header))
 
     def cell_address(self, i: int, j: int) -> str | None:
         """Spreadsheet address (e.g. 'C7') of rows[i][j]; None for sources without a grid."""

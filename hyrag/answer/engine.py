@@ -292,6 +292,23 @@ class AnswerEngine:
                 "but the clause quoted from it is not sure enough to state as the answer")
         if no_answer:
             decision, reason = "abstain", no_answer
+        elif decision == "answer" and (rivals := self._rivals(
+                _corrected(question, parsed.corrections), commitments.facts, reader, emit)):
+            # another document answers the question as well, with another figure: asking
+            # which is meant, not answering with whichever was committed (decide/sources.py)
+            import re
+
+            from hyrag.answer.decide.sources import side_by_side
+
+            added, said = side_by_side(rivals, commitments.facts)
+            for f in added:  # each figure shown is cited: evidence, numbered, verified
+                commitments.commit(f)
+            evidence, numbers = number_facts(commitments)
+            dr = _replace(dr, evidence=evidence, numbers=numbers)
+            decision = "clarify"
+            reason = text = re.sub(r"\{n:([^}]+)\}", lambda m: f"[{numbers[m.group(1)]}]", said)
+            verification.update(check(text, commitments.facts, derivations, periods,
+                                      numbers=numbers, con=reader.con))
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:
             decision = "abstain"
             reason = (f"confidence {verification['confidence']:.2f} is below the "
@@ -353,6 +370,21 @@ class AnswerEngine:
         threshold = getattr(self.settings, f"abstain_threshold_{mode}")
         return {"confidence": verify.confidence(sig), "threshold": threshold,
                 "signals": sig.to_dict()}
+
+    def _rivals(self, question: str, facts, reader, emit) -> tuple:
+        """Claims of other documents that answer the question as well as the committed
+        evidence, with other figures (`decide.sources.rivals`); () in a knowledge base of one
+        document, or with the check off (`Settings.answer_rival_documents`)."""
+        from hyrag.answer.decide import sources
+
+        if not self.settings.answer_rival_documents or sources.documents_held(reader.con) < 2:
+            return ()
+        found = sources.rivals(question, facts, reader.con,
+                               limit=self.settings.answer_rival_candidates)
+        if found:
+            emit("rivals", {"documents": sorted({r.document for r in found}),
+                            "claims": [r.claim_id for r in found][:20]})
+        return found
 
     def _horizon(self, question: str, route: Route, emit) -> list[dict]:
         if not getattr(self.settings, "answer_use_search", True) or not hasattr(self.kb, "search"):
@@ -691,6 +723,16 @@ def _question_order(question: str, ops: list, verdicts: list[Verdict]) -> list:
     if any(p < 0 for p in pos):
         return ops
     return [o for _, o in sorted(zip(pos, ops, strict=True), key=lambda t: t[0])]
+
+
+def _corrected(question: str, corrections) -> str:
+    """The question with the parser's spelling corrections applied ("revenu" -> "revenue"):
+    the words it asks, as the knowledge base spells them."""
+    import re
+
+    for wrong, right in corrections:
+        question = re.sub(rf"\b{re.escape(wrong)}\b", right, question, flags=re.I)
+    return question
 
 
 def _renumber(d, numbers: dict[str, int]):

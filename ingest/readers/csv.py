@@ -117,7 +117,9 @@ def _blocks(recs: list[tuple[int, list[str]]]) -> list[list[tuple[int, list[str]
     blocks: list[list[tuple[int, list[str]]]] = []
     cur: list[tuple[int, list[str]]] = []
     for line, fields in recs:
-        if not any(fields) or not "".join(fields).strip():
+        # a first field with text settles it (most lines) without joining the line
+        if not (fields and fields[0].strip()) and (
+                not any(fields) or not "".join(fields).strip()):
             if cur:
                 blocks.append(cur)
                 cur = []

@@ -46,3 +46,12 @@ def test_an_answer_is_stated_in_the_questions_words_and_still_verified(tmp_path:
                     a.text), a.text
     assert a.verification["verdict"] == "pass", a.verification
     assert a.evidence[0]["source"].endswith("staff.csv")
+
+
+def test_which_thing_ranks_first_is_stated_before_the_ranking(akb) -> None:
+    a = akb.ask("Which region had the highest revenue in 2024?")
+    assert a.decision == "answer", a.text
+    assert re.match(r"West had the highest revenue in 2024 \[\d\]\. Ranked by ", a.text), a.text
+    assert a.verification["verdict"] == "pass", a.verification
+    low = akb.ask("Which region had the lowest revenue in 2023?")
+    assert low.text.startswith(f"{low.values[0]} had the lowest revenue in 2023 ["), low.text

@@ -109,6 +109,20 @@ def test_aggregates_cite_their_component_cells(business_kb):
     assert sorted(r[0] for r in comps) == sorted(q["order_id"])
 
 
+def test_a_total_over_cells_of_different_units_states_its_first_rows(tmp_path):
+    """"4th" and "2nd" sum to 6 in 2009; the total is stated in the first row's unit, the
+    same whichever order the store adds the rows in."""
+    path = tmp_path / "places.csv"
+    path.write_text("Year,Event,Position\n2009,A,4th\n2009,B,2nd\n2010,C,1st\n2010,D,3rd\n",
+                    encoding="utf-8")
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(path)
+        rows = kb.sql("SELECT time_key, value_text, unit FROM claims WHERE kind = 'aggregate' "
+                      "AND attribute = 'total Position' AND entity = 'places' "
+                      "ORDER BY time_key").rows
+    assert rows == [("2009", "6", "th"), ("2010", "4", "st")]
+
+
 def test_reingesting_identical_file_changes_nothing(kb_copy):
     before = kb_copy.store.logical_state()
     report = kb_copy.ingest(SAMPLE / "sales.csv")

@@ -260,16 +260,8 @@ class WarrantGate:
         return Verdict(req, "absent", (), reason)
 
     def _fact(self, req: Requirement, r: dict) -> Fact:
-        return Fact(
-            claim_id=r["claim_id"], requirement=req.rid, source=r["file"] or r["table_name"],
-            locator=r["locator"], text=_plain(r), entity=r["entity"], attribute=r["attribute"],
-            value=r["value_num"], value_text=r["value_text"] or "", value_base=r["value_base"],
-            unit=r["unit"], scale=r["scale"], time_key=r["time_key"], kind=r["kind"],
-            table=r["table_name"] or None, score=float(r.get("score") or 0.0),
-            warrant_query=f"entity={req.entity!r} attribute={req.attribute!r}"
-                          f"{' period=' + repr(req.period) if req.period else ''}",
-            confidence=float(r["conf_base"] or 0.0),
-        )
+        return fact_of(r, req.rid, f"entity={req.entity!r} attribute={req.attribute!r}"
+                                   f"{' period=' + repr(req.period) if req.period else ''}")
 
     # -- the SQL route ---------------------------------------------------------------------
     def _compute(self, req: Requirement) -> Verdict:
@@ -312,6 +304,18 @@ class WarrantGate:
         limit = "rewrote " + ", ".join(f"{a!r} to {b!r}" for a, b in compiled.rewrites) \
             if compiled.rewrites else ""
         return Verdict(req, "direct", tuple(ids), limit)
+
+
+def fact_of(r: dict, requirement: str, warrant_query: str) -> Fact:
+    """A claims row (`_COLS`) committed for `requirement`, found by `warrant_query`."""
+    return Fact(
+        claim_id=r["claim_id"], requirement=requirement, source=r["file"] or r["table_name"],
+        locator=r["locator"], text=_plain(r), entity=r["entity"], attribute=r["attribute"],
+        value=r["value_num"], value_text=r["value_text"] or "", value_base=r["value_base"],
+        unit=r["unit"], scale=r["scale"], time_key=r["time_key"], kind=r["kind"],
+        table=r["table_name"] or None, score=float(r.get("score") or 0.0),
+        warrant_query=warrant_query, confidence=float(r["conf_base"] or 0.0),
+    )
 
 
 def _plain(r: dict) -> str:

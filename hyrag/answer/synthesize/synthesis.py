@@ -78,6 +78,7 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
     conflicts: list[dict] = []
     # (index in `sentences`, value as displayed, citation markers) of a one-value answer
     single: tuple[int, str, str] | None = None
+    top: tuple[str, str] | None = None  # a ranking's first row and its citation
     if clarify_reason:
         sentences.append(f"The question needs more detail before evidence can be chosen: "
                          f"{clarify_reason}.")
@@ -90,6 +91,8 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
                 head = facts[0].text.split(" for ")[0].split(" was ")[0]
                 head = head.replace(f"{facts[0].entity}", "").strip()
                 sentences.append(f"Ranked by {_strip_the(head)}: {', '.join(parts)}.")
+                if facts[0].entity and len(verdicts) == 1:
+                    top = (str(facts[0].entity), f"[{numbers[facts[0].claim_id]}]")
             else:
                 f = facts[0]
                 if len(verdicts) == 1 and display(f):
@@ -157,6 +160,13 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
         if stated:
             # the answer first, in the question's words; what it rests on after it
             sentences = [stated, *(x for i, x in enumerate(sentences) if i != single[0])]
+            restates = question
+    if question and top is not None and not clarify_reason:
+        # "Which region had the highest revenue in 2024?" -> "West had the highest revenue in
+        # 2024 [1].", the ranking it rests on after it; a request to rank keeps the ranking
+        stated = statement(question, *top)
+        if stated:
+            sentences.insert(0, stated)
             restates = question
     return Draft(tuple(sentences), evidence, tuple(conflicts), numbers, restates)
 
