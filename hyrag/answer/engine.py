@@ -264,6 +264,9 @@ class AnswerEngine:
             facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
             max_unexplained=self.settings.answer_max_unexplained,
             quoted=tq is not None and tq.operation in ("prose_span", "program:span"))
+        if decision == "answer" and not no_answer and tq is not None and str(
+                tq.operation).startswith("program:"):
+            no_answer = guards.uncomputed(parsed, commitments.facts, derivations)
         if decision == "answer" and reading.declined and not no_answer:
             no_answer = ("the line-item reader declined the question (its figures are not one "
                          "line's, or not what is asked), and the figures found directly do not "
