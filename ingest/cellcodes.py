@@ -32,7 +32,7 @@ class CodedColumn:
     def read(self, f: Callable[[Cell], Any], dtype: Any = object) -> np.ndarray:
         """f of every row's cell, f called once per distinct cell."""
         got = [f(v) for v in self.values]
-        per = _objects(got) if dtype is object else np.array(got, dtype=dtype)
+        per = object_array(got) if dtype is object else np.array(got, dtype=dtype)
         return per[self.codes]
 
     def any_where(self, f: Callable[[Cell], bool], rows: np.ndarray) -> np.ndarray:
@@ -53,12 +53,12 @@ class CodedColumn:
     def texts(self) -> np.ndarray:
         """`cells.cell_text` of every row's cell (the row kinds, the period labels and the
         row paths all read a label column's text)."""
-        return _objects(self._distinct_texts)[self.codes]
+        return object_array(self._distinct_texts)[self.codes]
 
     def read_text(self, f: Callable[[str], Any], dtype: Any = object) -> np.ndarray:
         """f of every row's cell text (`texts`), f called once per distinct cell."""
         got = [f(t) for t in self._distinct_texts]
-        per = _objects(got) if dtype is object else np.array(got, dtype=dtype)
+        per = object_array(got) if dtype is object else np.array(got, dtype=dtype)
         return per[self.codes]
 
     @functools.cached_property
@@ -67,7 +67,7 @@ class CodedColumn:
         return self.read(is_empty, bool)
 
 
-def _objects(items: list[Any]) -> np.ndarray:
+def object_array(items: list[Any]) -> np.ndarray:
     """A 1-D object array of `items` even when they are tuples (np.array would nest them)."""
     out = np.empty(len(items), dtype=object)
     if any(x.__class__ is tuple or x.__class__ is list for x in items):

@@ -297,6 +297,8 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     numbers and time keys are reused; otherwise each distinct value of a column is parsed
     once. Either way the cost is the table's size in lookups, not in parses."""
     import numpy as np  # at ingest only: reading a stored model needs none
+
+    from ingest.cellcodes import object_array
     heads = heading_labels(table)
     kinds = _row_kinds(table, heads)
     sections = section_paths(table, heads)
@@ -356,7 +358,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
         ri = np.flatnonzero(np.array([bool(g[0]) for g in got], dtype=bool)[coded.codes])
         at = coded.codes[ri]
         parts.append((ri, np.full(len(ri), j, dtype=np.intp),
-                      *(_objects([g[k] for g in got])[at] for k in range(4))))
+                      *(object_array([g[k] for g in got])[at] for k in range(4))))
     ri, ci, texts, values, scales, units = (
         np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, dtype=object)
         for k in range(6))
@@ -420,13 +422,6 @@ def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Seq
                         headings=len(sec))
         rows.append(prev)
     return tuple(rows)
-
-
-def _objects(items: list) -> np.ndarray:
-    import numpy as np  # at ingest only: reading a stored model needs none
-    out = np.empty(len(items), dtype=object)
-    out[:] = items
-    return out
 
 
 # a column's bare figures are read as percentages after a first "100.0 %" only up to this size
@@ -493,17 +488,20 @@ def _typed_cells(table: RawTable, j: int, typed: pd.DataFrame,
     arrays: its parsed value, scale and unit per row (the display text as the file shows
     it)."""
     import numpy as np  # at ingest only: reading a stored model needs none
+
+    from ingest.cellcodes import object_array
     coded = table.coded[j]
     ri = np.flatnonzero(~coded.empty)
     texts = coded.read(lambda v: v if v.__class__ is str else cell_text(v))[ri]
     num = typed[f"{name}__num"]
     has = num.notna().to_numpy(dtype=bool)[ri]
-    values = _objects(num.to_numpy(dtype=float, na_value=np.nan)[ri].tolist())
+    values = object_array(num.to_numpy(dtype=float, na_value=np.nan)[ri].tolist())
     values[~has] = None
     scale = typed[f"{name}__scale"].to_numpy(dtype=object)[ri].tolist()
     unit = typed[f"{name}__unit"].to_numpy(dtype=object)[ri].tolist()
-    scales = _objects([(x or "") if h else "" for x, h in zip(scale, has.tolist(), strict=True)])
-    units = _objects([(x or "") if h else "" for x, h in zip(unit, has.tolist(), strict=True)])
+    flags = has.tolist()
+    scales = object_array([(x or "") if h else "" for x, h in zip(scale, flags, strict=True)])
+    units = object_array([(x or "") if h else "" for x, h in zip(unit, flags, strict=True)])
     return ri, np.full(len(ri), j, dtype=np.intp), texts, values, scales, units
 
 

@@ -299,17 +299,15 @@ class AnswerEngine:
                 _corrected(question, parsed.corrections), commitments.facts, reader, emit)):
             # another document answers the question as well, with another figure: asking
             # which is meant, not answering with whichever was committed (decide/sources.py)
-            import re
-
             from hyrag.answer.decide.sources import side_by_side
 
-            added, said = side_by_side(rivals, commitments.facts)
-            for f in added:  # each figure shown is cited: evidence, numbered, verified
+            shown = side_by_side(rivals, commitments.facts)
+            for f in shown.added:  # each figure shown is cited: evidence, numbered, verified
                 commitments.commit(f)
             evidence, numbers = number_facts(commitments)
             dr = _replace(dr, evidence=evidence, numbers=numbers)
             decision = "clarify"
-            reason = text = re.sub(r"\{n:([^}]+)\}", lambda m: f"[{numbers[m.group(1)]}]", said)
+            reason = text = shown.sentence(numbers)
             verification.update(check(text, commitments.facts, derivations, periods,
                                       numbers=numbers, con=reader.con))
         elif decision == "answer" and verification["confidence"] < verification["threshold"]:
@@ -402,13 +400,10 @@ class AnswerEngine:
         scores = {c.claim_id: max(c.scores.values(), default=0.0) for c in res.claims}
         rows: list[dict] = []
         if ids:
-            from hyrag.answer.link.warrant import _COLS
+            from hyrag.answer.link.warrant import claim_rows
 
-            cur = getattr(self.kb, "reader", self.kb.store).con.cursor().execute(
-                f"SELECT {_COLS} FROM claims WHERE NOT superseded AND claim_id IN "
-                f"({','.join('?' * len(ids))})", ids)
-            names = [d[0] for d in cur.description]
-            rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+            rows = claim_rows(getattr(self.kb, "reader", self.kb.store).con,
+                              f"claim_id IN ({','.join('?' * len(ids))})", ids)
             for r in rows:
                 r["score"] = scores.get(r["claim_id"], 0.0)
             rows = self._rerank(question, rows)

@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import astuple, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -144,6 +144,7 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
     """Per table question: its document number and its candidates' features and labels."""
     from hyrag.answer.programs.route import rank
     from hyrag.answer.programs.score import Model, answer_key, op_key
+    from hyrag.answer.programs.spans import evidence
     from hyrag.bench.tatqa import _num_str, score
 
     zero = Model({}, 0.0, {})
@@ -164,7 +165,8 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
                 out.append({"doc": i, "uid": q["uid"], "from": q["answer_from"],
                             "phi": [r.phi for r in ranked],
                             "answers": [answer_key(r.result) for r in ranked],
-                            "keys": [op_key(r.candidate) for r in ranked], "y": labels})
+                            "keys": [op_key(r.candidate) for r in ranked], "y": labels,
+                            "prose": astuple(evidence(q["question"], con))})
         finally:
             kb.close()
     return out
@@ -330,7 +332,12 @@ def evaluate(groups: list[dict], weights: dict[str, float],
 
 def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int]]:
     """Per question: the calibration features of its best candidate, and whether it is right."""
-    from hyrag.answer.programs.score import Model, agreement, calibration_features
+    from hyrag.answer.programs.score import (
+        Model,
+        ProseEvidence,
+        agreement,
+        calibration_features,
+    )
 
     m = Model(weights, 0.0, {})
     out = []
@@ -344,8 +351,9 @@ def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int
         chosen_first = [p[b]] + [p[i] for i in rest]
         answers = g.get("answers") or [str(i) for i in range(len(p))]
         agree = agreement(chosen_first, [answers[b]] + [answers[i] for i in rest])
-        out.append((calibration_features(chosen_first, g["phi"][b], g["keys"][b], parts, agree),
-                    int(g["y"][b] > 0)))
+        prose = ProseEvidence(*g.get("prose", ()))  # collections before it: none measured
+        out.append((calibration_features(chosen_first, g["phi"][b], g["keys"][b], parts, agree,
+                                         prose), int(g["y"][b] > 0)))
     return out
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from hyrag.answer.audit import replay
 from hyrag.answer.link.commitment import CommitmentStore
-from hyrag.answer.link.warrant import _COLS, KnowledgeGapRefused, WarrantGate
+from hyrag.answer.link.warrant import KnowledgeGapRefused, WarrantGate, claim_rows
 from hyrag.answer.parse.catalog import load_catalog
 from hyrag.answer.parse.requirements import Requirement
 
@@ -16,9 +16,7 @@ EMPLOYMENT = ("graduate employment rate",)
 
 
 def _claim_rows(kb, where: str, params: list) -> list[dict]:
-    cur = kb.store.con.cursor().execute(f"SELECT {_COLS} FROM claims WHERE {where}", params)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return claim_rows(kb.store.con, where, params)  # the rows the engine's Horizon reads
 
 
 def _gate(kb, horizon=(), top_k=5) -> WarrantGate:

@@ -43,7 +43,7 @@ from pathlib import PurePath
 import duckdb
 
 from hyrag.answer.link.commitment import Fact
-from hyrag.answer.link.warrant import _COLS, agree, fact_of
+from hyrag.answer.link.warrant import agree, claim_rows, fact_of
 from hyrag.answer.programs.lexicon import content, tokens, years
 from hyrag.answer.programs.score import REPORT_SCALES
 
@@ -181,12 +181,9 @@ def _candidates(con, words: set[str], limit: int) -> list[dict]:
     stems = sorted({w[:-1] if len(w) > 4 else w for w in words})
     said = ("lower(coalesce(entity, '') || ' ' || coalesce(attribute, '') || ' ' || "
             "coalesce(table_name, ''))")
-    cur = con.cursor().execute(
-        f"SELECT {_COLS} FROM claims WHERE NOT superseded AND value_base IS NOT NULL AND kind "
-        f"IN ('cell', 'aggregate') AND " + " AND ".join(f"contains({said}, ?)" for _ in stems)
-        + " ORDER BY claim_id LIMIT ?", [*stems, limit])
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return claim_rows(con, "value_base IS NOT NULL AND kind IN ('cell', 'aggregate') AND "
+                      + " AND ".join(f"contains({said}, ?)" for _ in stems), stems,
+                      order="claim_id", limit=limit)
 
 
 def _words(*texts: str | None) -> set[str]:
@@ -222,11 +219,29 @@ def _as_row(f) -> dict:  # commitment.Fact -> the row form `agree` compares
     return {"value_base": f.value_base, "value_text": f.value_text, "scale": f.scale}
 
 
-def side_by_side(rv: Sequence[Rival], facts: Sequence, shown: int = 5
-                 ) -> tuple[list[Fact], str]:
-    """The question back to the user, with each document's figure beside its name: the
-    rival claims to commit as evidence (one per document, the first `shown` documents) and the
-    sentence, whose `{n:<claim id>}` marks the engine replaces with evidence numbers."""
+@dataclass(frozen=True)
+class SideBySide:
+    """The question back to the user: each document's figure beside its name. `added`: the
+    rival figures shown, to commit as evidence so that each is cited and verified."""
+
+    added: tuple[Fact, ...]
+    listed: tuple[tuple[str, Fact], ...]  # (document, figure), the committed ones first
+    what: str  # what the figures are of ("gross profit in 2019")
+    more: bool  # documents beyond those listed give figures too
+
+    def sentence(self, numbers: dict[str, int]) -> str:
+        """The sentence, each figure cited by its evidence number (`numbers`: claim id ->
+        [n]). It states no count of documents: every number an answer states must trace to
+        evidence."""
+        parts = [f"{doc} {f.value_text} [{numbers[f.claim_id]}]" for doc, f in self.listed]
+        return (f"Documents give different figures for {self.what}: {', '.join(parts)}"
+                f"{', among others' if self.more else ''}. The question names none of them: "
+                "which one is meant?")
+
+
+def side_by_side(rv: Sequence[Rival], facts: Sequence, shown: int = 5) -> SideBySide:
+    """What to show of the rivals `rv` of the committed `facts`: one figure per document, the
+    first `shown` documents."""
     own: dict[str, Fact] = {}
     for f in facts:
         if f.kind in ("cell", "text", "aggregate") and f.value_base is not None and f.source:
@@ -236,16 +251,10 @@ def side_by_side(rv: Sequence[Rival], facts: Sequence, shown: int = 5
     first: dict[str, Rival] = {}
     for r in rv:
         first.setdefault(r.document, r)
-    added = [r.fact for r in list(first.values())[: max(shown - len(own), 0)]]
-    names = {r.fact.claim_id: r.document for r in first.values()}
-    listed = [*own.items(), *((names[f.claim_id], f) for f in added)]
-    parts = [f"{doc} {f.value_text} {{n:{f.claim_id}}}" for doc, f in listed[:shown]]
-    more = len(own) + len(first) > len(parts)
+    shown_rivals = list(first.values())[: max(shown - len(own), 0)]
+    listed = [*own.items(), *((r.document, r.fact) for r in shown_rivals)][:shown]
     lead = next(iter(own.values()), None)
     what = f"{lead.attribute}{f' in {lead.time_key}' if lead.time_key else ''}" if lead \
         else "what the question asks"
-    # no count in the sentence: every number an answer states must trace to evidence
-    text = (f"Documents give different figures for {what}: {', '.join(parts)}"
-            f"{', among others' if more else ''}. The question names none of them: which one "
-            "is meant?")
-    return added, text
+    return SideBySide(tuple(r.fact for r in shown_rivals), tuple(listed), what,
+                      len(own) + len(first) > len(listed))

@@ -32,10 +32,24 @@ if TYPE_CHECKING:  # text2sql imports sqlglot: only the SQL route needs it (issu
 
 SUPPORT = ("direct", "partial", "absent", "conflicting")
 _SCALE = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 1.0}
-_COLS = ("claim_id, kind, coalesce(table_name, '') AS table_name, entity, attribute, value_text, "
-         "value_num, value_base, coalesce(scale, '') AS scale, coalesce(unit, '') AS unit, "
-         "time_key, order_key, text, locator, coalesce(file, '') AS file, conf_base, support, "
-         "contradict")
+# the columns of a claims row as the stages that weigh evidence read it (`claim_rows`)
+CLAIM_COLUMNS = ("claim_id, kind, coalesce(table_name, '') AS table_name, entity, attribute, "
+                 "value_text, value_num, value_base, coalesce(scale, '') AS scale, "
+                 "coalesce(unit, '') AS unit, time_key, order_key, text, locator, "
+                 "coalesce(file, '') AS file, conf_base, support, contradict")
+
+
+def claim_rows(con, where: str, params: list, order: str | None = None,
+               limit: int | None = None) -> list[dict]:
+    """The current claims (`CLAIM_COLUMNS`) matching `where`, as dicts (in `order` and at most
+    `limit`, when given): the one read of claims rows every stage that weighs evidence
+    shares."""
+    cur = con.cursor().execute(
+        f"SELECT {CLAIM_COLUMNS} FROM claims WHERE NOT superseded AND ({where})"
+        + (f" ORDER BY {order}" if order else "") + (" LIMIT ?" if limit is not None else ""),
+        [*params, *([limit] if limit is not None else [])])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
 class KnowledgeGapRefused(HyragError):
@@ -122,17 +136,13 @@ class WarrantGate:
         if req.entity and req.forms:
             ents = [e.lower() for e in (req.entity_forms or (req.entity,))]
             forms = sorted({f.lower() for f in req.forms})
-            q = (f"SELECT {_COLS} FROM claims WHERE NOT superseded AND lower(entity) IN "
-                 f"({','.join('?' * len(ents))}) AND lower(attribute) IN "
-                 f"({','.join('?' * len(forms))})"
-                 + (" AND (effective_date IS NULL OR effective_date <= CAST(? AS DATE))"
-                    if self.as_of is not None else "")
-                 + " ORDER BY order_key NULLS LAST, claim_id")
+            where = (f"lower(entity) IN ({','.join('?' * len(ents))}) AND lower(attribute) IN "
+                     f"({','.join('?' * len(forms))})"
+                     + (" AND (effective_date IS NULL OR effective_date <= CAST(? AS DATE))"
+                        if self.as_of is not None else ""))
             params = [*ents, *forms] + ([str(self.as_of)] if self.as_of is not None else [])
-            cur = self.con.cursor().execute(q, params)
-            names = [d[0] for d in cur.description]
-            rows = [dict(zip(names, r, strict=True)) | {"score": 1.0, "via": "structural"}
-                    for r in cur.fetchall()]
+            rows = [r | {"score": 1.0, "via": "structural"} for r in claim_rows(
+                self.con, where, params, order="order_key NULLS LAST, claim_id")]
         elif req.entity:  # an attribute no claim carries: look for negations of the entity
             rows = []
         seen = {r["claim_id"] for r in rows}
@@ -241,14 +251,10 @@ class WarrantGate:
         if not req.entity:
             return []
         ents = [e.lower() for e in (req.entity_forms or (req.entity,))]
-        cur = self.con.cursor().execute(
-            f"SELECT {_COLS} FROM claims WHERE NOT superseded AND text LIKE '[negated]%' AND "
-            f"lower(entity) IN ({','.join('?' * len(ents))})", ents)
-        names = [d[0] for d in cur.description]
         words = set(norm(req.attribute).split())
         out = []
-        for r in cur.fetchall():
-            d = dict(zip(names, r, strict=True))
+        for d in claim_rows(self.con, f"text LIKE '[negated]%' AND lower(entity) IN "
+                                      f"({','.join('?' * len(ents))})", ents):
             if words and words <= set(norm(d["attribute"] or "").split()):
                 out.append(d)
         return out
@@ -307,7 +313,7 @@ class WarrantGate:
 
 
 def fact_of(r: dict, requirement: str, warrant_query: str) -> Fact:
-    """A claims row (`_COLS`) committed for `requirement`, found by `warrant_query`."""
+    """A claims row (`CLAIM_COLUMNS`) committed for `requirement`, found by `warrant_query`."""
     return Fact(
         claim_id=r["claim_id"], requirement=requirement, source=r["file"] or r["table_name"],
         locator=r["locator"], text=_plain(r), entity=r["entity"], attribute=r["attribute"],
@@ -343,4 +349,5 @@ def verdicts_to_dicts(vs: list[Verdict]) -> list[dict]:
     return [v.to_dict() for v in vs]
 
 
-__all__ = ["SUPPORT", "KnowledgeGapRefused", "Verdict", "WarrantGate", "agree", "asdict"]
+__all__ = ["CLAIM_COLUMNS", "SUPPORT", "KnowledgeGapRefused", "Verdict", "WarrantGate", "agree",
+           "asdict", "claim_rows", "fact_of"]

@@ -36,6 +36,7 @@ from hyrag.answer.programs.score import (
     part_kind,
     table_kind,
 )
+from hyrag.answer.programs.spans import evidence
 from hyrag.answer.programs.tables import per_view, tables
 
 if TYPE_CHECKING:
@@ -178,7 +179,8 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     probs = [r.probability for r in ranked]
     agree = agreement(probs, [answer_key(r.result) for r in ranked])
     part = m.for_kind(best.kind)
-    conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree)
+    conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree,
+                           evidence(question, con))
     threshold = part.min_confidence if min_confidence is None else min_confidence
     if conf < threshold:
         return None

@@ -149,14 +149,16 @@ class Model:
         return self.kinds.get(kind, self)
 
     def confidence(self, probs: list[float], best: tuple[dict, dict], op: str,
-                   parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0) -> float:
+                   parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0,
+                   prose: ProseEvidence | None = None) -> float:
         """How likely the chosen program is right (`calibration_features`): the calibrator
-        over its probabilities, its margin over the likeliest other, its operator and how
-        well its operands are linked."""
+        over its probabilities, its margin over the likeliest other, its operator, how
+        well its operands are linked, and how well the prose answers instead (`prose`)."""
         if not self.calibrator:
             return probs[0] if probs else 0.0
         z = sum(self.calibrator.get(k, 0.0) * v
-                for k, v in calibration_features(probs, best, op, parts, agree).items())
+                for k, v in calibration_features(probs, best, op, parts, agree,
+                                                 prose or NO_PROSE).items())
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def score(self, phi: dict[str, float]) -> float:
@@ -252,15 +254,44 @@ def agreement(probs: list[float], answers: list[str]) -> float:
     return sum(p for p, a in zip(probs, answers, strict=True) if a == answers[0])
 
 
+@dataclass(frozen=True)
+class ProseEvidence:
+    """How well a sentence of the knowledge base's prose answers a question, as the
+    calibrator reads it beside a table program: the idf-weighted share of the question's
+    content words the best sentence covers (`spans.retrieve`), the same for the second best,
+    and whether the best one states a figure.
+
+    A report says many figures twice, in a table and in its prose, and some only in its
+    prose ("Depreciation was $2.5 million in 2019", beside a table whose depreciation line is
+    another measure). Where a sentence covers the question's words as well as the program's
+    cells do, and states a figure, the answer is as likely the sentence's: the program is less
+    sure than its ranking says. Measured on TAT-QA dev's held-out halves (calibrator fitted
+    on the other half, out of fold): these three features raise the calibrator's AUC from
+    0.857 / 0.886 to 0.871 / 0.899 and lower its log-loss from 0.474 / 0.442 to 0.452 /
+    0.418 (README, "program route")."""
+
+    cover: float = 0.0
+    second: float = 0.0
+    figure: bool = False
+
+    def features(self) -> dict[str, float]:
+        return {"prose_cover": self.cover, "prose_margin": self.cover - self.second,
+                "prose_cover_figure": self.cover if self.figure else 0.0}
+
+
+NO_PROSE = ProseEvidence()
+
+
 def calibration_features(probs: list[float], best: tuple[dict, dict], op: str,
-                         parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0
-                         ) -> dict[str, float]:
+                         parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0,
+                         prose: ProseEvidence = NO_PROSE) -> dict[str, float]:
     """What the calibrator reads of a question's ranking (`probs`: the candidates'
     probabilities, the chosen one first; `parts`: its P(operator) and P(operands | operator),
     which fail apart — a sure operator over unsure operands, or the reverse; `agree`: the
     `agreement` of the others with its answer): its probability, its margin over the
     likeliest other, the number of candidates, its operator and the link qualities of its
-    operands."""
+    operands; and how well the knowledge base's prose answers the question instead
+    (`prose`, `ProseEvidence`)."""
     first = probs[0] if probs else 0.0
     other = max(probs[1:], default=0.0)
     out = {"bias": 1.0, "p_best": first, "margin": first - other,
@@ -268,7 +299,10 @@ def calibration_features(probs: list[float], best: tuple[dict, dict], op: str,
            "log_candidates": math.log1p(len(probs)), f"op={op}": 1.0}
     for k in _CALIBRATED:
         out[k] = float(best[1].get(k, 0.0))
+    out.update(prose.features())
     return out
+
+
 
 
 def softmax(scores: list[float]) -> list[float]:

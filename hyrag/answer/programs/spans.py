@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from hyrag.answer.programs.execute import Sentence, run
 from hyrag.answer.programs.language import Program, Span
 from hyrag.answer.programs.lexicon import STOP, content, token_spans, tokens
-from hyrag.answer.programs.score import softmax
+from hyrag.answer.programs.score import ProseEvidence, softmax
 
 if TYPE_CHECKING:
     import duckdb
@@ -146,6 +146,21 @@ def retrieve(q: Asked, p: Prose, k: int = TOP_SENTENCES) -> list[tuple[int, floa
             scored.append((-got / total, i))
     scored.sort()
     return [(i, -s) for s, i in scored[:k]]
+
+
+def evidence(question: str, con: duckdb.DuckDBPyConnection) -> ProseEvidence:
+    """How well the knowledge base's prose answers `question` (`score.ProseEvidence`): the
+    coverage of its best two sentences (`retrieve`) and whether the best states a figure.
+    What the program route's calibrator weighs a table program against."""
+    p = prose(con)
+    if not p.sentences:
+        return ProseEvidence()
+    top = retrieve(Asked.of(question, p), p, 2)
+    if not top:
+        return ProseEvidence()
+    best, cover = top[0]
+    return ProseEvidence(cover, top[1][1] if len(top) > 1 else 0.0,
+                         any(ch.isdigit() for ch in p.sentences[best].text))
 
 
 # -- candidates ------------------------------------------------------------------------------

@@ -121,3 +121,60 @@ def test_a_table_the_question_names_nothing_of_gets_no_program(tmp_path: Path) -
         assert a.decision != "answer" and (a.program or {}).get("kind") != "program", a.text
         # a question naming the table's own words is still read
         assert kb.ask("How many orders were in the North region?").values == (2.0,)
+
+
+NOTE = ("Depreciation and amortization. Depreciation expense was $2.5 million in 2019, "
+        "recorded within cost of revenue.\n")
+ASSETS = """Property and equipment (in thousands),,
+,2019,2018
+Buildings,900,850
+Depreciation,-410,-380
+Net property and equipment,490,470
+"""
+
+
+def test_prose_evidence_measures_how_well_a_sentence_answers(tmp_path: Path) -> None:
+    """`spans.evidence`: the share of the question's weighted words the best sentence covers,
+    the runner-up's, and whether the best states a figure; a knowledge base without prose
+    gives none (the calibrator then reads the table program alone)."""
+    from hyrag.answer.programs.score import ProseEvidence
+    from hyrag.answer.programs.spans import evidence
+
+    (tmp_path / "assets.csv").write_text(ASSETS, encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
+        kb.ingest(tmp_path / "assets.csv")
+        q = "What was the depreciation expense in 2019?"
+        assert evidence(q, kb.store.con) == ProseEvidence()
+        (tmp_path / "memo.txt").write_text(NOTE, encoding="utf-8")
+        kb.ingest(tmp_path / "memo.txt")
+        got = evidence(q, kb.store.con)
+        assert got.figure and 0.5 < got.cover <= 1.0 and got.second <= got.cover
+        # a question none of whose words the prose has is not answered by it
+        assert evidence("How many buildings were leased?", kb.store.con).cover < got.cover
+
+
+def test_a_sentence_that_answers_the_question_lowers_the_programs_confidence(
+        tmp_path: Path) -> None:
+    """The shipped calibrator weighs a table program against the report's prose
+    (`score.ProseEvidence`): the same program over the same cells is less sure when a sentence
+    of the report covers the question and states a figure of its own, since the asked figure
+    may be the sentence's ("Depreciation expense was $2.5 million in 2019" beside a table's
+    accumulated depreciation line)."""
+    q = "What was the depreciation expense in 2019?"
+    s = Settings(answer_use_search=False, answer_core="programs", program_min_confidence=0.0)
+    confidence = {}
+    for with_note in (False, True):
+        folder = tmp_path / str(with_note)
+        folder.mkdir()
+        (folder / "assets.csv").write_text(ASSETS, encoding="utf-8")
+        with hyrag.open(folder / "kb", settings=s) as kb:
+            kb.ingest(folder / "assets.csv")
+            if with_note:
+                (folder / "memo.txt").write_text(NOTE, encoding="utf-8")
+                kb.ingest(folder / "memo.txt")
+            from hyrag.answer.programs.route import answer
+
+            got = answer(q, kb.store.con, min_confidence=0.0)
+            assert got is not None and got.program["operation"] == "lookup"
+            confidence[with_note] = got.program["confidence"]
+    assert confidence[True] < confidence[False]
