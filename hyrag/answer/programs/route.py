@@ -36,7 +36,7 @@ from hyrag.answer.programs.score import (
     part_kind,
     table_kind,
 )
-from hyrag.answer.programs.spans import evidence
+from hyrag.answer.programs.spans import evidence, prose
 from hyrag.answer.programs.tables import per_view, tables
 
 if TYPE_CHECKING:
@@ -125,11 +125,12 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
 
 def _kinds(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     """Per table of the view: its kind (`table_kind`, the features') and the part of the
-    ranker that scores it (`part_kind`), read once per view, not per question (the part
-    looks at every cell's scale)."""
+    ranker that scores it (`part_kind`: also whether the view holds prose, `spans.prose`),
+    read once per view, not per question (the part looks at every cell's scale)."""
+    has_prose = bool(prose(con).sentences)
     return {name: (kind := table_kind(ti.col_year), part_kind(
         kind, ti.model.arrays.scale, any(r.kind == "heading" and r.period
-                                         for r in ti.model.rows)))
+                                         for r in ti.model.rows), has_prose))
             for name, ti in tables(con).items()}
 
 
