@@ -171,6 +171,13 @@ def _mon(text: str) -> int:
     return _MONTHS[text[:3]]
 
 
+def month_number(word: str) -> int | None:
+    """The month a word names, written out or abbreviated ("February", "feb", "Sept."): 1-12,
+    or None for any other word."""
+    w = word.lower()
+    return _MONTHS[w[:3]] if re.fullmatch(_MON, w) else None
+
+
 def _date(y: int | None, m: int, d: int) -> TimeKey | str:
     if y is None:
         return "the year is outside 1900-2100"

@@ -264,6 +264,11 @@ class AnswerEngine:
             facts=commitments.facts, derivations=derivations, n_requirements=len(verdicts),
             max_unexplained=self.settings.answer_max_unexplained,
             quoted=tq is not None and tq.operation in ("prose_span", "program:span"))
+        # a table program's read figure, not a span program's quote: a quote answers "why did
+        # revenue decrease?" with the sentence that says why, and computes no figure to miss
+        if decision == "answer" and not no_answer and tq is not None and str(
+                tq.operation).startswith("program:") and tq.operation != "program:span":
+            no_answer = guards.uncomputed(parsed, commitments.facts, derivations)
         if decision == "answer" and reading.declined and not no_answer:
             no_answer = ("the line-item reader declined the question (its figures are not one "
                          "line's, or not what is asked), and the figures found directly do not "

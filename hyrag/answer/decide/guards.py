@@ -109,6 +109,19 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bf(?:y|iscal)?\s?'?\d{2}\b", r
 _ASKS_SHARE = re.compile(r"percent|%|\b(?:share|proportion|portion|ratio|weight)s?\b", re.I)
 
 
+def uncomputed(parsed: ParsedQuestion, facts: Sequence, derivations: Sequence) -> str | None:
+    """Why a program's answer does not answer the question, when the question asks for a
+    growth, difference, ratio or share of figures (the parse's operation) and the program read
+    a figure without computing one, a figure that is not itself such a combination (the rule
+    `no_answer` holds every other route to): "Alpha Foreign as a percentage of the total
+    Foreign" is not answered by Alpha Foreign."""
+    if parsed.operation not in COMBINING or derivations or not facts or any(
+            _states_combination(f, parsed.operation) for f in facts):
+        return None
+    return (f"the question asks for a {parsed.operation} of the figures, and the program read "
+            "a figure without computing it (a figure alone is no answer)")
+
+
 def _share_column_of_line(f) -> bool:  # commitment.Fact
     """A figure from a percentage column ("% of total revenue") whose words the line's own
     label already says ("Total cost of revenue"): a question naming the line names no column

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from hyrag.answer.programs.figures import figure_of, is_duration
 from hyrag.answer.programs.language import OPERATORS, Cell, Program, Span
 from hyrag.answer.programs.lexicon import year_of_text
 from hyrag.answer.programs.link import TableIndex
@@ -91,9 +92,9 @@ class Result:
 
 def shown_as_text(text: str) -> bool:
     """Is a cell with a figure stated as displayed rather than as its number: a percent
-    ("13.0%"), or a figure with words beside it ("1,450 tonnes", "33 years", "2nd"), whose
-    words are part of what the cell says."""
-    return "%" in text or bool(_LETTER.search(text))
+    ("13.0%"), a figure with words beside it ("1,450 tonnes", "33 years", "2nd"), whose
+    words are part of what the cell says, or a duration ("3:45", not its 225 seconds)."""
+    return "%" in text or bool(_LETTER.search(text)) or is_duration(text)
 
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -116,26 +117,13 @@ def read_cell(cell: Cell, tables: Mapping[str, TableIndex]) -> CellValue:
     value = a.value[k]
     if value is None:
         # a figure the schema read as a period or a name ("2004" in a year column), or a
-        # figure with a unit in a text column ("1,450 tonnes", "33 years", "2nd"), is still
-        # the number it shows, for a difference of years or the largest one
-        value = leading_figure(text)
+        # figure with a unit in a text column ("1,450 tonnes", "33 years", "2nd"), or a
+        # duration ("3:45"), is still the number it shows, for a difference of years or the
+        # largest one (`figures`)
+        value = figure_of(text)
     period_label = ti.col_period_label[cell.col] or col_label
     return CellValue(cell, text, value, scale, a.unit[k], ti.row_labels[cell.row],
                      col_label, col.period or row.period, period_label)
-
-
-_PLAIN_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
-# a figure, then at most words without another digit: "1,450 tonnes", "33 years", "4th, West"
-# (not "12 March 1944", not "3:34:14", not "W 45-7")
-_LEADING_FIGURE = re.compile(r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
-                             r"(?:\s*[^\W\d][^\d]*)?\s*")
-
-
-def leading_figure(text: str) -> float | None:
-    """The number a cell shows when it is a figure, alone or followed by words only (its unit,
-    an ordinal suffix, a note); None for any other text (`_LEADING_FIGURE`)."""
-    m = _LEADING_FIGURE.fullmatch(text)
-    return float(m.group(1).replace(",", "")) if m else None
 
 
 def quote(span: Span, sentences: Mapping[str, Sentence]) -> Quote:
@@ -200,7 +188,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
     if p.op == "streak":
         return _streak(p, parts, tables, memo)
     if p.where:
-        parts = [x for x in parts if _passes(_tested(x, p.test, tables, memo), p.where)]
+        parts = [x for x in parts if _passes(_tested(x, p.test, tables, memo), p.where) and (
+            not p.and_where or _passes(_tested(x, p.and_test, tables, memo), p.and_where))]
         if not parts and p.op not in ("count", "sum"):
             raise ExecutionError(f"{p.op}: no operand passes {p.where}")
     cells = [c for part in parts for c in part[2]]
@@ -213,6 +202,15 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return _arg(p, parts, cells, tables)
     if p.op == "mode":
         return _mode(parts), "", cells, f"mode({', '.join(x[3] for x in parts)})"
+    if p.op == "rarest":
+        return _rarest(parts), "", cells, f"rarest({', '.join(x[3] for x in parts)})"
+    if p.op == "distinct":
+        # the first operand showing each text: the items counted, as a count cites them
+        firsts = list(_shown(parts)[2].values())
+        return float(len(firsts)), "", firsts, \
+            f"distinct({', '.join(x[3] for x in parts)})"
+    if p.op in ("first", "last"):
+        return _end(p, parts, tables)
     if p.op == "labels":
         one_row = len({(c.cell.table, c.cell.row) for c in cells}) == 1
         labels = list(dict.fromkeys(_label(c, one_row, p.year) for c in cells))
@@ -238,7 +236,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
         return a - b, _common_scale(parts), cells, f"{ea} - {eb}"
     if p.op == "exceeds":
         _common_scale(parts)
-        return ("yes" if a > b else "no"), "", cells, f"{ea} > {eb}"
+        larger, other = p.says.split("|") if p.says else ("yes", "no")
+        return (larger if a > b else other), "", cells, f"{ea} > {eb}"
     if p.op == "multiply":
         return a * b, _common_scale(parts, strict=False), cells, f"{ea} * {eb}"
     if b == 0:
@@ -344,6 +343,21 @@ def _arg(p: Program, parts: list, cells: list[CellValue], tables: Mapping[str, T
     return _label(cv, one_row, p.year), "", cells, expr
 
 
+def _end(p: Program, parts: list, tables: Mapping[str, TableIndex]
+         ) -> tuple[object, str, list, str]:
+    """The first (last) operand passing the condition, in operand order, or with `report` that
+    column's cell in its row (`CONVENTIONS["first"]`)."""
+    pick = parts[0] if p.op == "first" else parts[-1]
+    expr = f"{p.op}({', '.join(x[3] for x in parts)})"
+    if p.report < 0:
+        return pick[0], pick[1], list(pick[2]), expr
+    cv = pick[2][0]
+    got = read_cell(Cell(cv.cell.table, cv.cell.row, p.report), tables)
+    value = got.value if got.value is not None and not shown_as_text(got.text) else \
+        got.text.strip()
+    return value, got.scale, [*pick[2], got], f"{expr} -> {got.col_label}"
+
+
 def _label(cv: CellValue, one_row: bool, year: bool) -> str:
     """How an answer names an operand (`CONVENTIONS["argmax"]`, `["as year"]`): its row's label,
     or, when the operands share a row, its column's period as the header names it — or that
@@ -375,6 +389,32 @@ def _mode(parts: list) -> str:
     if top < 2:
         raise ExecutionError("mode: no text is shown more than once")
     return shown[next(k for k, n in counts.items() if n == top)]
+
+
+def _shown(parts: list) -> tuple[dict[str, int], dict[str, str], dict[str, CellValue]]:
+    """How many operands show each text (compared by `same_text`), how the first of them
+    displays it, and that first cell, in operand order."""
+    counts: dict[str, int] = {}
+    shown: dict[str, str] = {}
+    first: dict[str, CellValue] = {}
+    for x in parts:
+        for cv in x[2]:
+            key = _plain(cv.text)
+            if key:
+                counts[key] = counts.get(key, 0) + 1
+                shown.setdefault(key, cv.text.strip())
+                first.setdefault(key, cv)
+    return counts, shown, first
+
+
+def _rarest(parts: list) -> str | list[str]:
+    """The texts the fewest operands show (`CONVENTIONS["rarest"]`)."""
+    counts, shown, _ = _shown(parts)
+    low = min(counts.values(), default=0)
+    rare = [shown[k] for k, n in counts.items() if n == low]
+    if len(rare) == len(counts):
+        raise ExecutionError("rarest: no text is shown fewer times than another")
+    return rare[0] if len(rare) == 1 else rare
 
 
 def same_text(a: str, b: str) -> bool:

@@ -36,6 +36,10 @@ OPERATORS: dict[str, tuple[int, str]] = {
     "mode": (0, "label"),  # the text most of the operands show ("the year with most titles")
     "exceeds": (2, "yesno"),  # "yes" when a > b, else "no" ("did A score more than B?")
     "streak": (0, "count"),  # the longest run of consecutive operands passing a condition
+    "first": (0, "cell"),  # the first operand (in table order) passing a condition
+    "last": (0, "cell"),  # the last one
+    "rarest": (0, "label"),  # the text fewest operands show (the counterpart of `mode`)
+    "distinct": (0, "count"),  # how many different texts the operands show
 }
 
 CONVENTIONS = {
@@ -70,13 +74,33 @@ CONVENTIONS = {
               "longest on a tie; its cells are that run's (\"the most consecutive wins\")",
     "year": "a bound (\"<1992\") tested on a cell that shows no figure but names one year "
             "(\"12 March 1944\") tests that year: \"before 1992\" over a date column",
+    "first": "`first` / `last` keep the operands passing the condition and take the first "
+             "(last) of them in operand order, the table's rows top to bottom (\"the first "
+             "year with more than 10 wins\"); with `report` >= 0 they state that column's "
+             "cell in its row, else the operand itself",
+    "rarest": "the texts the fewest operands show, each as its first operand displays it, "
+              "in operand order (\"the venues used least\" may be two); when every text is "
+              "that rare nothing is rarer than another, and there is no answer (an error)",
+    "distinct": "the number of different texts the operands show, compared by the equality "
+                "of an \"=\" condition (\"how many nations are listed?\")",
+    "and": "`and_where` is a second condition, tested on column `and_test` of each operand's "
+           "row, that an operand must pass as well as `where` (\"how many games in 1990 were "
+           "won?\": the year column is 1990 and the result column is a win)",
+    "says": "`exceeds` with `says` \"a|b\" states a when the first operand's figure is larger, "
+            "else b: the alternatives the question offers (\"was X more or less than Y?\"), "
+            "not yes or no",
+    "duration": "a cell stating a duration (\"3:45\", \"1:02:03\") reads as its seconds "
+                "for comparisons and arithmetic, and is quoted as written (`figures`)",
     "magnitude": "arithmetic with `magnitude` reads each operand as its size: a deduction shown "
                  "in brackets, \"(141,770)\", is an amount of 141,770 (\"the average voyage "
                  "expenses\" averages the expenses, not their signed presentation)",
 }
 
 # the operators that keep the operands passing a condition (`Program.where`)
-FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode", "streak")
+FILTERED = ("labels", "count", "each", "sum", "average", "argmax", "argmin", "mode", "streak",
+            "first", "last", "rarest", "distinct")
+# the operators that state another column's cell of the operand they pick (`Program.report`)
+REPORTING = ("argmax", "argmin", "first", "last")
 # the operators whose operands may be read as magnitudes (`Program.magnitude`)
 ARITHMETIC = ("sum", "average", "difference", "change_ratio", "divide", "percent_of",
               "multiply")
@@ -125,8 +149,8 @@ class Program:
     # operands whose text holds it (`CONVENTIONS["where ~"]`); list tables filter `FILTERED`
     # operators too ("the total medals of the rows whose nation is X")
     where: str = ""
-    # for argmax / argmin only: the column (index in `TableModel.columns`) whose cell in the
-    # picked operand's row is the answer; -1 states the operand's label (`CONVENTIONS`)
+    # for argmax / argmin / first / last only: the column (index in `TableModel.columns`) whose
+    # cell in the picked operand's row is the answer; -1 states the operand's label (`CONVENTIONS`)
     report: int = -1
     # arithmetic only: operands read as their sizes, a bracketed deduction as the amount it
     # deducts (`CONVENTIONS["magnitude"]`)
@@ -136,6 +160,12 @@ class Program:
     test: int = -1
     # for argmax / argmin / labels only: a period's year, not its label (`CONVENTIONS["as year"]`)
     year: bool = False
+    # a second condition, on the cell of column `and_test` of each operand's row, that an
+    # operand passes as well as `where` (`CONVENTIONS["and"]`): two columns' conditions at once
+    and_where: str = ""
+    and_test: int = -1
+    # for exceeds only: the two words it states, "larger|not larger" (`CONVENTIONS["says"]`)
+    says: str = ""
 
     def __post_init__(self) -> None:
         if self.magnitude and self.op not in ARITHMETIC:
@@ -144,12 +174,22 @@ class Program:
             raise ValueError(f"{self.op}: bad condition {self.where!r}")
         if self.year and self.op not in ("argmax", "argmin", "labels"):
             raise ValueError(f"{self.op}: only argmax / argmin / labels state a year")
-        if self.op == "streak" and not self.where:
-            raise ValueError("streak: a run of operands passing a condition needs the condition")
+        if self.op in ("streak", "first", "last") and not self.where:
+            raise ValueError(f"{self.op}: keeping the operands passing a condition needs "
+                             "the condition")
+        if self.and_where and (not self.where or self.and_test < 0
+                               or not _condition(self.and_where)):
+            raise ValueError(f"{self.op}: a second condition {self.and_where!r} needs a first "
+                             "and a column to test")
+        if self.says and (self.op != "exceeds" or self.says.count("|") != 1
+                          or not all(self.says.split("|"))):
+            raise ValueError(f"{self.op}: bad alternatives {self.says!r}")
+        if self.and_test >= 0 and not self.and_where:
+            raise ValueError(f"{self.op}: a second tested column needs a second condition")
         if self.test >= 0 and not self.where:
             raise ValueError(f"{self.op}: a tested column needs a condition")
-        if self.report >= 0 and self.op not in ("argmax", "argmin"):
-            raise ValueError(f"{self.op}: only argmax / argmin report another column")
+        if self.report >= 0 and self.op not in REPORTING:
+            raise ValueError(f"{self.op}: only {' / '.join(REPORTING)} report another column")
         if self.op not in OPERATORS:
             raise ValueError(f"unknown operator {self.op!r}; known: {', '.join(OPERATORS)}")
         arity = OPERATORS[self.op][0]
@@ -189,6 +229,11 @@ class Program:
             d["test"] = self.test
         if self.year:
             d["year"] = True
+        if self.and_where:
+            d["and_where"] = self.and_where
+            d["and_test"] = self.and_test
+        if self.says:
+            d["says"] = self.says
         return d
 
     @staticmethod
@@ -200,7 +245,8 @@ class Program:
                      for a in d["args"])
         return Program(str(d["op"]), args, str(d.get("where", "")), int(d.get("report", -1)),
                        bool(d.get("magnitude", False)), int(d.get("test", -1)),
-                       bool(d.get("year", False)))
+                       bool(d.get("year", False)), str(d.get("and_where", "")),
+                       int(d.get("and_test", -1)), str(d.get("says", "")))
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) if isinstance(a, Program) else
@@ -208,9 +254,11 @@ class Program:
                           f"{a.table}[{a.row},{a.col}]" for a in self.args)
         cond = f" where {self.where}" if self.where else ""
         cond += f" in column {self.test}" if self.test >= 0 else ""
+        cond += (f" and {self.and_where} in column {self.and_test}" if self.and_where else "")
         shown = f" report column {self.report}" if self.report >= 0 else ""
         size = " of magnitudes" if self.magnitude else ""
         size += " as years" if self.year else ""
+        size += f" saying {self.says}" if self.says else ""
         return f"{self.op}({inner}{cond}{shown}){size}"
 
 

@@ -138,18 +138,56 @@ def bounds(text: str) -> tuple[str, ...]:
 # a bound a question sets on a year by its order in time: "before 1992", "after the year 2010",
 # "since 2000" (that year included), "prior to 1850", "until 1975" (included)
 _TIME_BOUND = re.compile(r"\b(before|after|since|prior to|until|till|earlier than|later than)"
-                         r"\s+(?:the\s+year\s+|year\s+)?((?:1[5-9]|20)\d{2})(?![\d,.]*\d)", re.I)
+                         r"\s+(?:the\s+year\s+|year\s+|the\s+)?((?:1[5-9]|20)\d{2})('?s\b)?"
+                         r"(?![\d,.]*\d)", re.I)
 _TIME_SIGN = {"before": "<", "prior to": "<", "earlier than": "<", "after": ">",
               "later than": ">", "since": ">=", "until": "<=", "till": "<="}
 
 
 def time_bounds(text: str) -> tuple[str, ...]:
     """The conditions a question sets on years by their order in time ("before 1992" ->
-    "<1992", "since 2000" -> ">=2000"), as `bounds` writes its conditions: a list table's
+    "<1992", "since 2000" -> ">=2000", "before the 1970s" -> "<1970", "after the 1980s" ->
+    ">=1990"), as `bounds` writes its conditions: a list table's
     year or date column is filtered by them (`lists`; a date's figure is its year,
     `execute.CONVENTIONS["year"]`)."""
-    return tuple(dict.fromkeys(_TIME_SIGN[" ".join(m.group(1).lower().split())] + m.group(2)
-                               for m in _TIME_BOUND.finditer(text)))
+    out = []
+    for m in _TIME_BOUND.finditer(text):
+        sign = _TIME_SIGN[" ".join(m.group(1).lower().split())]
+        year = int(m.group(2))
+        if m.group(3) and year % 10 == 0:
+            # a decade ("before the 1970s", "after the 1980s"): after it is from its end on,
+            # until it is to its last year
+            sign, year = {">": (">=", year + 10), "<=": ("<=", year + 9)}.get(sign, (sign, year))
+        out.append(f"{sign}{year}")
+    return tuple(dict.fromkeys(out))
+
+
+# a span of figures or years a question names: "between 1992 and 2011", "from 10 to 20"
+# (both ends included), a decade ("the 1970s", "the 70's", "the '90s")
+_RANGE = re.compile(r"\b(?:between|from)\s+(-?\d[\d,]*(?:\.\d+)?)\s+(?:and|to|-|through)\s+"
+                    r"(-?\d[\d,]*(?:\.\d+)?)(?![\d,.]*\d)", re.I)
+_DECADE = re.compile(r"(?<![\w'])(?:((?:1[5-9]|20)\d)0|'?(\d)0)'?s\b", re.I)
+
+
+def ranges(text: str) -> tuple[tuple[str, str], ...]:
+    """The spans of figures or years a question names, each as the two conditions
+    (`language.Program.where` and `and_where` over one column) its ends set: "between 1992 and
+    2011" -> (">=1992", "<=2011"); a decade, "the 1970s" or "the 70's", -> (">=1970",
+    "<=1979"), a two-digit decade read in the 1900s from "20s" on and in the 2000s below."""
+    out = []
+    for m in _RANGE.finditer(text):
+        a, b = (float(g.replace(",", "")) for g in m.groups())
+        lo, hi = min(a, b), max(a, b)
+        if lo < hi:
+            out.append((f">={lo:g}", f"<={hi:g}"))
+    for m in _DECADE.finditer(text):
+        if m.group(1):
+            start = int(m.group(1)) * 10
+        else:
+            d = int(m.group(2)) * 10
+            start = (1900 if d >= 20 else 2000) + d
+        out.append((f">={start}", f"<={start + 9}"))
+    return tuple(dict.fromkeys(out))
 
 
 def year_of_period(period: str | None) -> int | None:

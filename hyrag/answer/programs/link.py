@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz, process
 
+from hyrag.answer.programs.figures import figure_of
 from hyrag.answer.programs.lexicon import (
     STOP,
     bounds,
@@ -126,6 +127,16 @@ class TableIndex:
     # every word the table is named by, sorted: its name's, its rows' and sections', its
     # headers' and its cells' (`names_table`)
     vocabulary: tuple[str, ...] = ()
+    # the cell words long enough to be misspelt (`_misspelt` matches a question word to them)
+    spelling: tuple[str, ...] = ()
+    # read as a list table (`lists`): its entity rows (`ENTITY_ROWS`), and per column how many
+    # of them have a cell, show a figure (`figures.figure_of`) or name a year, and how its
+    # figures run down them (`runs`) — facts of the table, not of a question
+    entity_rows: tuple[int, ...] = ()
+    col_filled: tuple[int, ...] = ()
+    col_figures: tuple[int, ...] = ()
+    col_dates: tuple[int, ...] = ()
+    col_runs: tuple[str, ...] = ()
 
     def weight(self, words: frozenset[str]) -> float:
         return sum(self.idf.get(w, 1.0) for w in words)
@@ -168,6 +179,8 @@ def index(model: TableModel) -> TableIndex:
         for w in set(tokens(t)):
             if w not in STOP:
                 value_words.setdefault(w, []).append(t)
+    entity = tuple(i for i, r in enumerate(model.rows) if r.kind in ENTITY_ROWS)
+    filled, figures, dates, runs = _columns(model, frozenset(entity))
     return TableIndex(model, tuple(labels), tuple(sections), tuple(names_of), tuple(texts),
                       tuple(cols),
                       tuple(cyears), idf, numeric,
@@ -175,7 +188,52 @@ def index(model: TableModel) -> TableIndex:
                       {t: tuple(v) for t, v in values.items()},
                       {w: tuple(v) for w, v in value_words.items()}, tuple(cperiods),
                       tuple(sorted(set(idf) | set(value_words)
-                                   | set(content(model.name.replace("_", " "))))))
+                                   | set(content(model.name.replace("_", " "))))),
+                      tuple(w for w in value_words if len(w) >= MISSPELT_MIN_LENGTH),
+                      entity, filled, figures, dates, runs)
+
+
+# the rows of a list table that are entities (a player, a season): a row of texts alone is one
+# too (a list of names), a heading or a total is not
+ENTITY_ROWS = ("data", "notes", "metadata")
+# the share of a column's steps that go one way for it to run up or down (`_columns`)
+RUN_SHARE = 0.8
+
+
+def _columns(model: TableModel, entity: frozenset[int]
+             ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[str, ...]]:
+    """Per column, over the entity rows: how many have a cell, show a figure (stored, or read
+    by `figures.figure_of`), name a year; and how its figures (or the years its cells name)
+    run down the rows — "up", "down" (at least `RUN_SHARE` of the steps between consecutive
+    figures one way) or "mixed"."""
+    a = model.arrays
+    ncols = len(model.columns)
+    filled, figures, dates = [0] * ncols, [0] * ncols, [0] * ncols
+    seen: list[list[tuple[int, float]]] = [[] for _ in range(ncols)]
+    for i, j, v, t in zip(a.row, a.column, a.value, a.text, strict=True):
+        if i not in entity:
+            continue
+        filled[j] += 1
+        if v is None:
+            v = figure_of(t)
+        if v is not None:
+            figures[j] += 1
+        y = year_of_text(t)
+        if y is not None:
+            dates[j] += 1
+        if v is None and y is not None:
+            v = float(y)
+        if v is not None:
+            seen[j].append((i, float(v)))
+    runs = []
+    for pairs in seen:
+        vals = [v for _, v in sorted(pairs)]
+        up = sum(y > x for x, y in zip(vals, vals[1:], strict=False))
+        down = sum(y < x for x, y in zip(vals, vals[1:], strict=False))
+        steps = up + down
+        runs.append("up" if steps >= 2 and up >= RUN_SHARE * steps else
+                    "down" if steps >= 2 and down >= RUN_SHARE * steps else "mixed")
+    return tuple(filled), tuple(figures), tuple(dates), tuple(runs)
 
 
 def row_label(path: tuple[str, ...], headings: set[str]) -> str:
@@ -313,13 +371,11 @@ def _misspelt(words: set[str], ti: TableIndex) -> dict[str, str]:
     that misspell a word of its cells ("Enginering" for "Engineering"): word -> cell word.
     A user types a value as they remember it; a table states it once, spelt right."""
     out: dict[str, str] = {}
-    pool = None
     for w in sorted(words):
         if len(w) < MISSPELT_MIN_LENGTH or w in STOP or w.isdigit() or _has(ti.vocabulary, w):
             continue
-        if pool is None:
-            pool = [u for u in ti.value_words if len(u) >= MISSPELT_MIN_LENGTH]
-        got = process.extractOne(w, pool, scorer=fuzz.ratio, score_cutoff=MISSPELT_RATIO)
+        got = process.extractOne(w, ti.spelling, scorer=fuzz.ratio,
+                                 score_cutoff=MISSPELT_RATIO)
         if got is not None:
             out[w] = got[0]
     return out

@@ -28,11 +28,21 @@ and the column asked for is any column, text included. Every operator is one of 
 - the rows whose figure passes a named row's ("more gold medals than X": `where ">N"` with N
   that row's figure; `list:than`); the first and last rows' figures apart (`list:ends`);
 - yes or no: is one named row's figure larger than another's (`exceeds`, `list:pair`: "did
-  A score more goals than B?");
+  A score more goals than B?"), or one of two alternatives the question offers ("more or
+  less", `list:says`);
 - the other rows that share a named row's cell in another column, counted or stated ("the
   same position as X": `where "=<X's cell>"` over every row but X's; `list:same`);
 - `streak`: the longest run of consecutive rows whose cell is a named value, holds a word,
   or passes a bound ("the most consecutive wins"; `list:streak`);
+- `first` / `last`: the first or last row, in table order, whose cell passes a bound or holds
+  a word, stating another column of it ("the first year with more than 10 wins"; `list:end`);
+- `rarest`: the text a column shows least often, `mode`'s counterpart (`list:mode`); and
+  `distinct`: how many different texts it shows ("how many nations are listed?");
+- `sum` / `average` of a column over the rows a condition keeps (`list:where`);
+- two conditions on two columns at once (`and_where`: "how many games in 1990 were won?"):
+  the rows passing both, counted, stated and summed (`list:both`);
+- a span of figures or years ("between 1992 and 2011", "in the 1970s"; `lexicon.ranges`):
+  the rows within it, counted and stated (`list:span`);
 - bounds on years by their order in time ("before 1992", "since 2000": `lexicon.time_bounds`)
   over a year or date column, as the bounds on figures are applied (`list:count`,
   `list:where`).
@@ -45,21 +55,24 @@ number of candidates is bounded by the caps below (a few hundred at most per tab
 
 from __future__ import annotations
 
+import re
 from itertools import combinations, permutations
 
 from hyrag.answer.programs.candidates import Candidate
-from hyrag.answer.programs.execute import _PLAIN_NUMBER, Result, leading_figure, same_text
+from hyrag.answer.programs.execute import Result, same_text
+from hyrag.answer.programs.figures import PLAIN_NUMBER, figure_of
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.lexicon import (
     STOP,
+    ranges,
     stem,
     time_bounds,
     token_spans,
     tokens,
     written,
-    year_of_text,
 )
 from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
+from ingest.timekeys import month_number
 
 # caps that bound the candidates per table (latency): columns looked up, numeric columns
 # compared, values whose rows are read, rows per value
@@ -72,6 +85,12 @@ MAX_ROWS_PER_VALUE = 2
 MAX_MODE_COLUMNS = 5
 MAX_WHERE_COLUMNS = 4
 MAX_HELD = 4
+# two one-word alternatives a question offers ("more or less", "above or below")
+_ALTERNATIVES = re.compile(r"\b([a-z]+) or ([a-z]+)\b")
+# the conditions paired into two-condition candidates (`list:both`); numeric columns summed
+# or averaged over the rows a condition keeps
+MAX_CONDITIONS = 5
+MAX_FILTERED_NUMERIC = 2
 # columns whose cell in a named row the other rows are matched on ("the same year as X")
 MAX_SAME_COLUMNS = 3
 # header words of a column crossed with the question's opening (`col_feats`)
@@ -82,15 +101,14 @@ NUMERIC_SHARE = 0.6
 MAX_ASKED_WORDS = 10
 # a kind prefix of every list candidate's `shape` (`score.op_key` keys operators by it)
 PREFIX = "list:"
-ROW_KINDS = ("data", "notes", "metadata")
 
 
 def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     """Every list-table candidate over the table (module docstring)."""
     model = ti.model
-    # the entity rows: a row of texts alone is one too (a list of names), a heading or a
-    # total is not
-    data = [i for i, r in enumerate(model.rows) if r.kind in ROW_KINDS]
+    # the entity rows, and per column how many of them have a cell or show a figure: facts of
+    # the table, computed once in its index (`link.index`)
+    data = list(ti.entity_rows)
     if len(data) < 2:
         return []
     have = ti.cell_pos
@@ -98,14 +116,8 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     name = model.name
     place = {i: k for k, i in enumerate(data)}
     ncols = len(model.columns)
-    # per column: how many data rows show a figure, and the header words the question says
-    filled = [0] * ncols
-    figures = [0] * ncols
-    for i, j, v, t in zip(a.row, a.column, a.value, a.text, strict=True):
-        if i in place:
-            filled[j] += 1
-            if v is not None or leading_figure(t) is not None:
-                figures[j] += 1
+    filled, figures = ti.col_filled, ti.col_figures
+    # per column, the header words the question says
     cover = []
     for j in range(ncols):
         words = ti.col_words[j]
@@ -126,16 +138,17 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     # the columns a bound tests: the numeric ones, and for a bound on years the columns whose
     # cells name a year ("12 March 1944"), first
     timed = set(bounds) - set(q.bounds)
-    years = [0] * ncols
-    for i, j, t in zip(a.row, a.column, a.text, strict=True) if timed else ():
-        if i in place and year_of_text(t) is not None:
-            years[j] += 1
-    dated = [j for j in order if years[j] >= max(2, NUMERIC_SHARE * filled[j])]
+    dated = [j for j in order if ti.col_dates[j] >= max(2, NUMERIC_SHARE * filled[j])]
     tested = {b: list(dict.fromkeys(dated + nums))[:3] if b in timed else nums[:3]
               for b in bounds}
-    runs = _runs(ti, data)
+    runs = ti.col_runs
+    # the alternatives the question offers that are no cell's words ("more or less", "above or
+    # below"), in both readings: which one means larger is the ranker's to learn
+    offered = [pair for m in _ALTERNATIVES.finditer(q.text.lower())
+               if not any(stem(w) in ti.value_words for w in m.groups())
+               for pair in (m.groups(), m.groups()[::-1])]
     # the columns whose header the question names (most of its words)
-    named = [j for j in range(ncols) if cover[j] >= NAMED_COVER]
+    named_cols = [j for j in range(ncols) if cover[j] >= NAMED_COVER]
     out: list[Candidate] = []
 
     def col_feats(j: int, prefix: str = "") -> dict[str, float]:
@@ -170,26 +183,28 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
         rows = {i for i, _ in v.cells if i in place}
         return {"val_cover": v.cover, "val_exact": float(v.exact), "val_fuzzy": v.fuzzy,
                 "val_best": float(v.rank == 0), "val_rows_many": float(len(rows) > 1),
-                "val_numeric": float(bool(_PLAIN_NUMBER.fullmatch(v.text))),
+                "val_numeric": float(bool(PLAIN_NUMBER.fullmatch(v.text))),
                 "val_len": min(len(v.text), 30) / 30.0}
 
     def add(op: str, cells: list[tuple[int, int]], shape: str, feats: dict[str, float],
-            where: str = "", report: int = -1, test: int = -1) -> None:
+            where: str = "", report: int = -1, test: int = -1,
+            also: tuple[str, int] = ("", -1), says: str = "") -> None:
         if not cells or any(rc not in have for rc in cells):
             return
         args = tuple(Cell(name, i, j) for i, j in cells)
         feats = {**feats, "n_rows_in_table": min(len(data), 50) / 50.0,
-                 **_unused(cells, where, report, test, values, named)}
-        out.append(Candidate(Program(op, args, where, report, test=test), PREFIX + shape,
-                             feats))
+                 **_unused(cells, (where, also[0]), (report, test, also[1]), values,
+                           named_cols)}
+        out.append(Candidate(Program(op, args, where, report, test=test, and_where=also[0],
+                                     and_test=also[1], says=says), PREFIX + shape, feats))
 
     def column_cells(j: int) -> list[tuple[int, int]]:
         return [(i, j) for i in data if (i, j) in have]
 
     # a row a value names: its other cells (the first and the last such row)
     for v in values[:MAX_VALUES]:
-        named = list(dict.fromkeys(i for i, _ in v.cells if i in place))
-        rows = list(dict.fromkeys(named[:MAX_ROWS_PER_VALUE - 1] + named[-1:]))
+        hits = list(dict.fromkeys(i for i, _ in v.cells if i in place))
+        rows = list(dict.fromkeys(hits[:MAX_ROWS_PER_VALUE - 1] + hits[-1:]))
         vcols = {j for _, j in v.cells}
         for i in rows:
             for j in cols:
@@ -225,11 +240,11 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     # among the rows one value names, the one with the largest / smallest figure ("the last
     # year the team played in league X")
     for v in values[:2]:
-        named = list(dict.fromkeys(i for i, _ in v.cells if i in place))
-        if len(named) < 2:
+        hits = list(dict.fromkeys(i for i, _ in v.cells if i in place))
+        if len(hits) < 2:
             continue
         for x in nums[:3]:
-            cells = [(i, x) for i in named if (i, x) in have]
+            cells = [(i, x) for i in hits if (i, x) in have]
             for y in cols[:4]:
                 for op in ("argmax", "argmin"):
                     add(op, cells, "rowsof", {**value_feats(v), **col_feats(x, "x_"),
@@ -251,8 +266,13 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             for p, r in permutations((first, second)):
                 order = {**both, **col_feats(x), "first_mentioned_first": float(p == first)}
                 add("difference", [(p, x), (r, x)], "pair", order)
-                # "did A score more than B?": yes or no (`CONVENTIONS["exceeds"]`)
+                # "did A score more than B?": yes or no (`CONVENTIONS["exceeds"]`); "did A
+                # score more or less than B?": one of the alternatives the question offers,
+                # which of them means larger learned from the words (`says`)
                 add("exceeds", [(p, x), (r, x)], "pair", order)
+                for larger, other in offered:
+                    add("exceeds", [(p, x), (r, x)], "says",
+                        {**order, f"says_larger={stem(larger)}": 1.0}, says=f"{larger}|{other}")
             add("sum", [(first, x), (second, x)], "pair", {**both, **col_feats(x)})
     # counts: rows whose cell is a named value, rows past a bound, every row
     for v in values[:MAX_VALUES]:
@@ -307,7 +327,7 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             k = have.get((ri, x))
             figure = None if k is None else a.value[k]
             if figure is None:
-                figure = leading_figure(a.text[k]) if k is not None else None
+                figure = figure_of(a.text[k]) if k is not None else None
             if figure is None:
                 continue
             keep = {**value_feats(v), **col_feats(x, "x_"), "than_row": 1.0}
@@ -346,7 +366,8 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             add("difference", list(pair), "ends", {**col_feats(x), "first_row_first": float(
                 pair[0] == first)})
     # a word the question says inside longer cells: the rows holding it, counted and stated
-    for word, x, share in _held(q, ti, place)[:MAX_HELD]:
+    held = _held(q, ti, place)[:MAX_HELD]
+    for word, x, share in held:
         keep = {**col_feats(x, "x_"), "held_share": share, "held_figure": float(
             word.isdigit()), "held_one": float(share * len(data) < 1.5)}
         add("count", column_cells(x), "holds", keep, where="~" + word)
@@ -355,6 +376,69 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
             if y != x:
                 add("each", column_cells(y), "holds", {**keep, **col_feats(y)},
                     where="~" + word, test=x)
+    # the conditions the question sets on one column each: a named value, a bound, a word
+    # inside longer cells — (condition, column tested, what it rests on)
+    conds: list[tuple[str, int, dict[str, float]]] = []
+    for v in values[:MAX_VALUES]:
+        conds.append(("=" + v.text, v.cells[0][1], {**value_feats(v), "cond=value": 1.0}))
+    for b in bounds:
+        for x in tested[b][:2]:
+            conds.append((b, x, {"cond=bound": 1.0, "time_bound": float(b in timed)}))
+    for word, x, share in held[:2]:
+        conds.append(("~" + word, x, {"held_share": share, "cond=held": 1.0}))
+    # the first / last row (in table order) whose cell passes a bound or holds a word, and
+    # another column of it ("the first year with more than 10 wins"; a named value's first
+    # and last rows are `list:value`'s lookups)
+    for where, x, kept in conds:
+        if where[0] == "=":
+            continue
+        for y in cols[:MAX_WHERE_COLUMNS]:
+            for op in ("first", "last"):
+                add(op, column_cells(x), "end", {**_prefixed(kept, "x_"), **col_feats(x, "x_"),
+                                                 **col_feats(y), "report_self": float(x == y)},
+                    where=where, report=y)
+    # the text a column shows least often (the counterpart of `mode`), and how many different
+    # texts it shows
+    for j in cols[:MAX_MODE_COLUMNS]:
+        add("rarest", column_cells(j), "mode", col_feats(j))
+        add("distinct", column_cells(j), "distinct", col_feats(j))
+    # the sum and the average of a column over the rows a bound or a held word keeps, and the
+    # average over the rows a named value keeps (its sum is `list:where`'s)
+    for where, x, kept in conds:
+        for y in nums[:MAX_FILTERED_NUMERIC]:
+            if y == x:
+                continue
+            keep = {**_prefixed(kept, "x_"), **col_feats(x, "x_"), **col_feats(y)}
+            for op in ("sum", "average") if where[0] != "=" else ("average",):
+                add(op, column_cells(y), "where", keep, where=where, test=x)
+    # two conditions on two columns at once ("how many games in 1990 were won?"): the rows
+    # passing both, counted, stated in another column, and summed
+    for (w1, x1, k1), (w2, x2, k2) in combinations(conds[:MAX_CONDITIONS], 2):
+        if x1 == x2:
+            continue
+        both = {**_prefixed(k1, "a_"), **_prefixed(k2, "b_"), **col_feats(x1, "x_"),
+                **col_feats(x2, "y_")}
+        add("count", column_cells(x1), "both", both, where=w1, also=(w2, x2))
+        for y in cols[:MAX_WHERE_COLUMNS]:
+            if y not in (x1, x2):
+                add("each", column_cells(y), "both", {**both, **col_feats(y)}, where=w1,
+                    test=x1, also=(w2, x2))
+        for y in nums[:MAX_FILTERED_NUMERIC]:
+            if y not in (x1, x2):
+                add("sum", column_cells(y), "both", {**both, **col_feats(y)}, where=w1,
+                    test=x1, also=(w2, x2))
+    # a span of figures or years ("between 1992 and 2011", "in the 1970s"): both ends on one
+    # column, the rows within counted and stated; a span of years tests the year and date
+    # columns first, as a bound on years does
+    for lo, hi in ranges(q.text):
+        timely = all(1000 <= float(e.lstrip("<>=")) <= 2100 for e in (lo, hi))
+        for x in list(dict.fromkeys(dated + nums if timely else nums))[:2]:
+            keep = {**col_feats(x, "x_"), "span": 1.0, "time_bound": float(timely)}
+            add("count", column_cells(x), "span", keep, where=lo, also=(hi, x))
+            for y in cols[:MAX_WHERE_COLUMNS]:
+                if y != x:
+                    add("each", column_cells(y), "span", {**keep, **col_feats(y)}, where=lo,
+                        test=x, also=(hi, x))
     return out
 
 
@@ -367,71 +451,44 @@ def _held(q: Question, ti: TableIndex, place: dict[int, int]) -> list[tuple[str,
         w = stem(raw)
         if w in STOP or len(raw) < 2 or not raw.isalnum():  # a grouped number is a value
             continue
-        for t in ti.value_words.get(w, ()):
-            if same_text(t, raw):
-                continue
-            shown = next((t[a:b] for a, b, x in token_spans(t) if x == w), None)
-            if shown is None:
-                continue
-            for i, j in ti.values[t]:
-                if i in place:
-                    found.setdefault((shown, j), set()).add(i)
+        # a month the question writes out is held by cells that abbreviate it ("february" in
+        # "17 Feb"), as the period grammar reads both (`ingest.timekeys`)
+        keys = dict.fromkeys((w, raw.lower()[:3]) if month_number(raw) else (w,))
+        for key in keys:
+            for t in ti.value_words.get(key, ()):
+                if same_text(t, raw):
+                    continue
+                shown = next((t[a:b] for a, b, x in token_spans(t) if x == key), None)
+                if shown is None:
+                    continue
+                for i, j in ti.values[t]:
+                    if i in place:
+                        found.setdefault((shown, j), set()).add(i)
     n = max(len(place), 1)
     return sorted(((w, j, len(rows) / n) for (w, j), rows in found.items()),
                   key=lambda x: (x[2], x[0], x[1]))
 
 
-def _unused(cells: list[tuple[int, int]], where: str, report: int, test: int,
+def _unused(cells: list[tuple[int, int]], wheres: tuple[str, ...], columns: tuple[int, ...],
             values: list[CellLink], named: list[int]) -> dict[str, float]:
     """What the question names that a candidate leaves unread: cell values it neither tests
-    (`where`) nor reads a row of (a program over a few rows), and columns whose header the
-    question names that it neither reads, tests nor reports. "How many active employees are
-    in the engineering department?" names a status and a department; a count of the active
-    rows alone leaves the department unread — how much that costs each operator is learned."""
+    (its conditions, `wheres`) nor reads a row of (a program over a few rows), and columns
+    whose header the question names that it neither reads, tests nor reports (`columns`).
+    "How many active employees are in the engineering department?" names a status and a
+    department; a count of the active rows alone leaves the department unread — how much that
+    costs each operator is learned."""
     rows = {i for i, _ in cells}
     few = len(rows) <= 2
-    said = where[1:] if where[:1] in "=~" and where else ""
-    left = sum(1 for v in values if not (said and same_text(said, v.text)) and not (
+    said = [w[1:] for w in wheres if w[:1] in ("=", "~")]
+    left = sum(1 for v in values if not any(same_text(x, v.text) for x in said) and not (
         few and any(i in rows for i, _ in v.cells)))
-    used = {j for _, j in cells} | {report, test}
+    used = {j for _, j in cells} | set(columns)
     cols = sum(1 for j in named if j not in used)
     return {f"unused_values={min(left, 2)}": 1.0, f"unused_columns={min(cols, 2)}": 1.0}
 
 
-def _runs(ti: TableIndex, data: list[int]) -> list[str]:
-    """Per column, how its figures (or the years its cells name) run down the data rows:
-    "up", "down" (at least `RUN_SHARE` of the steps between consecutive figures one way) or
-    "mixed"."""
-    a = ti.model.arrays
-    ncols = len(ti.model.columns)
-    seen: list[list[float]] = [[] for _ in range(ncols)]
-    for i in data:
-        for j in range(ncols):
-            k = ti.cell_pos.get((i, j))
-            if k is None:
-                continue
-            v = a.value[k]
-            if v is None:
-                v = leading_figure(a.text[k])
-            if v is None:
-                y = year_of_text(a.text[k])
-                v = float(y) if y is not None else None
-            if v is not None:
-                seen[j].append(float(v))
-    out = []
-    for vals in seen:
-        up = sum(b > a for a, b in zip(vals, vals[1:], strict=False))
-        down = sum(b < a for a, b in zip(vals, vals[1:], strict=False))
-        steps = up + down
-        out.append("up" if steps >= 2 and up >= RUN_SHARE * steps else
-                   "down" if steps >= 2 and down >= RUN_SHARE * steps else "mixed")
-    return out
-
-
 # the share of a column's header words (idf-weighted) the question says for it to name it
 NAMED_COVER = 0.5
-# the share of a column's steps that go one way for it to run up or down (`_runs`)
-RUN_SHARE = 0.8
 
 
 def _prefixed(feats: dict[str, float], prefix: str) -> dict[str, float]:

@@ -37,7 +37,7 @@ from hyrag.answer.programs.score import (
     part_kind,
     table_kind,
 )
-from hyrag.answer.programs.spans import evidence
+from hyrag.answer.programs.spans import evidence, prose
 from hyrag.answer.programs.tables import per_view, tables
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 # the derivation name the ReverseVerifier recomputes each operator under (verify.grounding)
 _DERIVATION = {"sum": "sum", "average": "mean", "difference": "difference",
                "change_ratio": "growth", "divide": "ratio", "percent_of": "ratio",
-               "count": "count", "streak": "count"}
+               "count": "count", "streak": "count", "distinct": "count"}
 _MODELS: dict[str, Model] = {}
 # tables whose candidate programs are ranked per question (the best named: `_named_tables`)
 ROUTE_TOP_TABLES = 3
@@ -127,11 +127,12 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
 
 def _kinds(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     """Per table of the view: its kind (`table_kind`, the features') and the part of the
-    ranker that scores it (`part_kind`), read once per view, not per question (the part
-    looks at every cell's scale)."""
+    ranker that scores it (`part_kind`: also whether the view holds prose, `spans.prose`),
+    read once per view, not per question (the part looks at every cell's scale)."""
+    has_prose = bool(prose(con).sentences)
     return {name: (kind := table_kind(ti.col_year), part_kind(
         kind, ti.model.arrays.scale, any(r.kind == "heading" and r.period
-                                         for r in ti.model.rows)))
+                                         for r in ti.model.rows), has_prose))
             for name, ti in tables(con).items()}
 
 
@@ -238,7 +239,7 @@ def commit(best: Ranked, con: duckdb.DuckDBPyConnection, tabs: dict) -> ProgramR
         if cv.value is not None:
             v = abs(float(cv.value)) if prog.magnitude else float(cv.value)
             operands.append(Operand(fact.claim_id, v, _label(cv), len(reqs)))
-        elif prog.op in ("count", "streak"):
+        elif prog.op in ("count", "streak", "distinct"):
             # an item counted (a text cell): the verifier checks it is a committed claim,
             # not its figure (`verify.grounding`: a count's operands are items)
             operands.append(Operand(fact.claim_id, 1.0, _label(cv), len(reqs)))
@@ -278,7 +279,7 @@ def _sentence(op: str, r: Result, operands: list[Operand]) -> str:
         return f"The {word} figure is {r.values[0]}'s {cite}."
     if op == "labels":
         return f"{', '.join(str(v) for v in r.values)} {cite}."
-    if op in ("count", "streak"):
+    if op in ("count", "streak", "distinct"):
         return f"{fmt(float(r.values[0]))} {cite}."
     if op == "exceeds" and len(operands) == 2:
         a, b = operands

@@ -61,7 +61,8 @@ def table_kind(col_years: Sequence[int | None]) -> str:
 REPORT_PERIOD_COLUMNS = 2
 
 
-def part_kind(kind: str, scales: Sequence[str], period_headings: bool = False) -> str:
+def part_kind(kind: str, scales: Sequence[str], period_headings: bool = False,
+              prose: bool = False) -> str:
     """The part of the model (`Model.kinds`) that ranks a table's candidates: its kind
     (`table_kind`), except that a table whose cells carry a report's scale (thousands,
     millions, billions) is ranked as a report whatever its columns. A statement of line items
@@ -69,9 +70,15 @@ def part_kind(kind: str, scales: Sequence[str], period_headings: bool = False) -
     list of entities; the list part was fitted on lists (WikiTableQuestions'), which state no
     such scale. So is a table whose periods head sections of rows ("2019:" over its quarters,
     "Year ended 30 June 2019" over its lines: `period_headings`): its periods are in its rows.
+    And so is any table of a knowledge base that holds prose (`prose`: a report's text beside
+    its tables): the list part was fitted on lists that stand alone, and its threshold on
+    their precision target (answering where a standalone list is all there is to read); the
+    report part was fitted on reports' tables, list-shaped ones included, with their prose,
+    at the precision a report's reader is promised. Ranked by the list part, lists inside
+    reports were answered below that precision (README, "program route").
     The features keep the table's kind: this picks the part, not the features."""
     return "report" if kind == "list" and (
-        period_headings or any(s in MAGNITUDES for s in scales)) else kind
+        period_headings or prose or any(s in MAGNITUDES for s in scales)) else kind
 
 
 def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],

@@ -71,6 +71,25 @@ def test_the_threshold_of_the_tables_kind_decides(tmp_path: Path, top: float, li
         assert a.decision != "answer" or a.program.get("kind") != "program"
 
 
+def test_a_list_beside_a_reports_prose_is_ranked_by_the_report_part(tmp_path: Path) -> None:
+    """The same roster in a knowledge base that also holds prose is a table of a report: its
+    question is answered at the report part's threshold, not the list part's (the list part
+    was fitted on lists that stand alone, `score.part_kind`)."""
+    weights = tmp_path / "w.json"
+    Model(COUNT, 0.0, {}, {}, {"list": Model(COUNT, 1.0, {})}).save(weights)
+    s = Settings(answer_use_search=False, answer_core="programs", program_weights=str(weights))
+    with csv_kb(tmp_path, "roster.csv", ROSTER, s) as kb:
+        alone = kb.ask(QUESTION)
+        notes = tmp_path / "notes.txt"
+        notes.write_text("The club report lists each skater with the races they won.\n",
+                         encoding="utf-8")
+        kb.ingest(notes)
+        beside = kb.ask(QUESTION)
+    assert alone.decision != "answer" or alone.program.get("kind") != "program"
+    assert beside.decision == "answer" and beside.values == (2.0,), beside.text
+    assert beside.program["table_kind"] == "report"  # the part that ranked it
+
+
 def test_program_first_kinds_answer_with_a_confident_program_before_the_readers(
         tmp_path: Path) -> None:
     weights = tmp_path / "w.json"
@@ -120,6 +139,10 @@ def test_a_table_stating_a_reports_scale_is_ranked_by_the_report_part() -> None:
     assert part_kind("report", [""]) == "report"
     # periods heading sections of rows ("2019:" over its quarters): a report's periods
     assert part_kind("list", ["", ""], period_headings=True) == "report"
+    # a list in a knowledge base that holds prose (a report's text beside it): a report's
+    # table, ranked and thresholded as one; a list that stands alone keeps the list part
+    assert part_kind("list", ["", ""], prose=True) == "report"
+    assert part_kind("list", ["", ""], prose=False) == "list"
 
 
 def test_refitting_the_shared_ranker_keeps_the_parts_per_kind(tmp_path: Path) -> None:
