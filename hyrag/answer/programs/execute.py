@@ -375,14 +375,7 @@ def _label(cv: CellValue, one_row: bool, year: bool) -> str:
 def _mode(parts: list) -> str:
     """The text most operands show (`CONVENTIONS["ties"]`: the first of the most frequent),
     as its first operand displays it; texts are compared by `same_text`."""
-    counts: dict[str, int] = {}
-    shown: dict[str, str] = {}
-    for x in parts:
-        for cv in x[2]:
-            key = _plain(cv.text)
-            if key:
-                counts[key] = counts.get(key, 0) + 1
-                shown.setdefault(key, cv.text.strip())
+    counts, shown, _ = _shown(parts)
     if not counts:
         raise ExecutionError("mode: no operand shows a text")
     top = max(counts.values())
