@@ -27,8 +27,10 @@ def write_grid(path: Path, grid: list[list[str]], prose: list[str] | None = None
 
 def ingest_grid(kb: KnowledgeBase, grid: list[list[str]], name: str,
                 prose: list[str] | None = None) -> IngestReport:
-    """Ingest `grid` (and its prose) into `kb` as the files a user would have: `name`.csv."""
-    folder = Path(tempfile.mkdtemp(prefix="hyrag-grid-"))
+    """Ingest `grid` (and its prose) into `kb` as the files a user would have: `name`.csv,
+    written beside the knowledge base (in the test's own temporary folder, so nothing is left
+    behind in the system's temporary directory)."""
+    folder = Path(tempfile.mkdtemp(prefix="grid-", dir=kb.path.parent))
     path = write_grid(folder / f"{name}.csv", grid, prose)
     report = kb.ingest(path)
     if prose:
