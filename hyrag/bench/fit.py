@@ -29,7 +29,9 @@ small weights, its out-of-fold calibration fitted with the same pruning.
 
 The model is a listwise log-linear ranker: for each question, maximise the log of the
 probability mass on its positive candidates (softmax over its candidates), with an L2 penalty;
-Adam, full batch. The abstention threshold is then the probability above which the best
+Adam, full batch. Each TAT-QA question's operators include the `NONE` operator (no table
+program answers it: `score.none_features`), a positive where none of its candidates is right,
+so the ranker is fitted on every question with a candidate, text questions too. The abstention threshold is then the probability above which the best
 program is answered, chosen to maximise right answers while precision of answered stays at or
 above `--precision` (default 0.92, the issue's goal) on the training half's out-of-fold
 predictions (`out_of_fold`: `--folds` folds by document, `OOF_FOLDS`), not on the fitted
@@ -142,8 +144,9 @@ def _kb(doc: dict, i: int, cache: Path):
 
 def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dict]:
     """Per table question: its document number and its candidates' features and labels."""
+    from hyrag.answer.programs.link import Question
     from hyrag.answer.programs.route import rank
-    from hyrag.answer.programs.score import Model, answer_key, op_key
+    from hyrag.answer.programs.score import Model, answer_key, none_features, op_key
     from hyrag.answer.programs.spans import evidence
     from hyrag.bench.tatqa import _num_str, score
 
@@ -163,6 +166,7 @@ def collect(docs: list[dict], cache: Path, limit: int | None = None) -> list[dic
                     vals = [v if isinstance(v, str) else _num_str(v) for v in r.result.answer]
                     labels.append(score(q, vals, r.result.scale)[0])
                 out.append({"doc": i, "uid": q["uid"], "from": q["answer_from"],
+                            "none": none_features(Question.of(q["question"])),
                             "phi": [r.phi for r in ranked],
                             "answers": [answer_key(r.result) for r in ranked],
                             "keys": [op_key(r.candidate) for r in ranked], "y": labels,
@@ -245,14 +249,20 @@ def collect_wtq(root: Path, cache: Path, limit: int | None, jobs: int = 4,
 def lists(groups: list[dict]) -> list[dict]:
     """The two ranking problems of each question (`score.Model.probabilities`): its operators
     (operator features; positive when one of the operator's candidates is right), and within
-    each operator its candidates (operand features)."""
+    each operator its candidates (operand features). A question collected with the `NONE`
+    operator's features (`score.none_features`) has it among its operators, a positive when
+    no candidate is right (`score.Model.rank`)."""
     out = []
     for g in groups:
         by_op: dict[str, list[int]] = {}
         for i, k in enumerate(g["keys"]):
             by_op.setdefault(k, []).append(i)
-        out.append({"phi": [g["phi"][idx[0]][0] for idx in by_op.values()],
-                    "y": [float(any(g["y"][i] for i in idx)) for idx in by_op.values()]})
+        ops = {"phi": [g["phi"][idx[0]][0] for idx in by_op.values()],
+               "y": [float(any(g["y"][i] for i in idx)) for idx in by_op.values()]}
+        if g.get("none") is not None and g["phi"]:
+            ops["phi"].append(g["none"])
+            ops["y"].append(float(not any(g["y"])))
+        out.append(ops)
         for idx in by_op.values():
             if len(idx) > 1:
                 out.append({"phi": [g["phi"][i][1] for i in idx], "y": [g["y"][i] for i in idx]})
@@ -342,18 +352,19 @@ def _tops(groups: list[dict], weights: dict[str, float]) -> list[tuple[dict, int
     m = Model(weights, 0.0, {})
     out = []
     for g in groups:
-        if not g["phi"]:
-            out.append(({}, 0))
+        got = m.rank(g["keys"], g["phi"], none=g.get("none")) if g["phi"] else None
+        if got is None or got.abstains:
+            out.append(({}, 0))  # no candidate, or the NONE operator is the likeliest
             continue
-        p = m.probabilities(g["keys"], g["phi"])
-        b, parts = m.best_first(g["keys"], g["phi"])[0]
+        p = [a * b for _, (a, b) in sorted(got.order)]
+        b, parts = got.order[0]
         rest = [i for i in range(len(p)) if i != b]
         chosen_first = [p[b]] + [p[i] for i in rest]
         answers = g.get("answers") or [str(i) for i in range(len(p))]
         agree = agreement(chosen_first, [answers[b]] + [answers[i] for i in rest])
         prose = ProseEvidence(*g.get("prose", ()))  # collections before it: none measured
         out.append((calibration_features(chosen_first, g["phi"][b], g["keys"][b], parts, agree,
-                                         prose), int(g["y"][b] > 0)))
+                                         prose, got.none), int(g["y"][b] > 0)))
     return out
 
 

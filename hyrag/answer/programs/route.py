@@ -30,9 +30,11 @@ from hyrag.answer.programs.lexicon import tokens, years
 from hyrag.answer.programs.link import Question, link_columns, link_rows, names_table
 from hyrag.answer.programs.score import (
     Model,
+    Ranking,
     agreement,
     answer_key,
     features,
+    none_features,
     op_key,
     part_kind,
     table_kind,
@@ -89,6 +91,14 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     probability. `proposals` (the LLM route's, `propose`) join the enumerated candidates — a
     proposal the enumeration also found is that candidate — and each carries the `prior`, a
     log-odds bonus on its operator and on its operands (`Settings.program_llm_prior`)."""
+    return ranking(question, con, m, proposals=proposals, prior=prior)[0]
+
+
+def ranking(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
+            proposals: Sequence[Program] = (), prior: float = 0.0
+            ) -> tuple[list[Ranked], Ranking]:
+    """`rank`, and the `score.Ranking` it was read from: the probability that no table
+    program answers the question (`score.NONE`) and whether that is the likeliest choice."""
     m = m or model()
     q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
@@ -120,9 +130,9 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
         m = replace(m, weights={**m.weights, PROPOSED: prior}, kinds={
             k: replace(part, weights={**part.weights, PROPOSED: prior})
             for k, part in m.kinds.items()})
-    order = m.best_first([op_key(c) for c, _, _ in found], [phi for _, _, phi in found],
-                         kinds)
-    return [Ranked(*found[i], pp[0] * pp[1], pp, kinds[i]) for i, pp in order]
+    got = m.rank([op_key(c) for c, _, _ in found], [phi for _, _, phi in found], kinds,
+                 none_features(q) if found else None)
+    return [Ranked(*found[i], pp[0] * pp[1], pp, kinds[i]) for i, pp in got.order], got
 
 
 def _kinds(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
@@ -175,15 +185,15 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
         if emit is not None:
             emit("program_proposals", {"proposed": [p.to_dict() for p in proposals],
                                        "rejected": rejected})
-    ranked = rank(question, con, m, proposals=proposals, prior=prior)
-    if not ranked:
-        return None
+    ranked, got = ranking(question, con, m, proposals=proposals, prior=prior)
+    if not ranked or got.abstains:
+        return None  # no program, or the question is likelier answered by none of them
     best = ranked[0]
     probs = [r.probability for r in ranked]
     agree = agreement(probs, [answer_key(r.result) for r in ranked])
     part = m.for_kind(best.kind)
     conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree,
-                           evidence(question, con))
+                           evidence(question, con), got.none)
     threshold = part.min_confidence if min_confidence is None else min_confidence
     if conf < threshold or open_columns(Question.of(question), best, ranked):
         return None

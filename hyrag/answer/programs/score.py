@@ -85,13 +85,8 @@ def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
                                                            dict[str, float]]:
     """`features` without the table kind's copies."""
     op = c.program.op
-    words = [t for t in tokens(q.text) if not t.replace(".", "").isdigit()]
-    grams = set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
-    key = op_key(c)
-    phi_op: dict[str, float] = {f"op={key}": 1.0, f"op={key}:nyears={min(len(q.years), 3)}": 1.0,
-                                f"op={key}:bounds={len(q.bounds) > 0}": 1.0}
-    for w in grams:
-        phi_op[f"op={key}:w={w}"] = 1.0
+    grams = question_grams(q)
+    phi_op = operator_features(q, op_key(c), grams)
     phi: dict[str, float] = {f"arg:{op}:shape={c.shape}": 1.0}
     # operand facts whose fit to a question its words tell: operand order, and a period's
     # year stated in place of its label (`language.CONVENTIONS["as year"]`)
@@ -114,6 +109,39 @@ def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
     if any(cv.scale == "percent" for cv in r.cells):
         phi[f"arg:{op}:percent_operands"] = 1.0
     return phi_op, phi
+
+
+def question_grams(q: Question) -> set[str]:
+    """The question's words and word pairs (numbers left out: they are operands, not cues)."""
+    words = [t for t in tokens(q.text) if not t.replace(".", "").isdigit()]
+    return set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
+
+
+def operator_features(q: Question, key: str, grams: set[str] | None = None
+                      ) -> dict[str, float]:
+    """What choosing the operator `key` rests on: the question's words and shape (how many
+    years it names, whether it bounds a range) crossed with the operator."""
+    phi = {f"op={key}": 1.0, f"op={key}:nyears={min(len(q.years), 3)}": 1.0,
+           f"op={key}:bounds={len(q.bounds) > 0}": 1.0}
+    for w in question_grams(q) if grams is None else grams:
+        phi[f"op={key}:w={w}"] = 1.0
+    return phi
+
+
+# the operator "no table program answers this question": its answer is in the prose, or
+# nowhere in the knowledge base (`none_features`, `Model.rank`)
+NONE = "none"
+
+
+def none_features(q: Question) -> dict[str, float]:
+    """The features of the `NONE` operator, which competes with the table programs'
+    operators in the ranker's operator softmax (`Model.rank`), as the null program of
+    weakly supervised semantic parsing does: fitted on every training question — a positive
+    where none of the question's candidates is right ("Why did revenue rise?", a figure only
+    the text states) — it learns from the question's words when a table program is unlikely
+    whatever its cells, which a ranker fitted only on questions with a right candidate never
+    sees. Measured on TAT-QA dev's held-out halves (README, "program route")."""
+    return operator_features(q, NONE)
 
 
 def op_key(c: Candidate) -> str:
@@ -156,20 +184,36 @@ class Model:
 
     def confidence(self, probs: list[float], best: tuple[dict, dict], op: str,
                    parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0,
-                   prose: ProseEvidence | None = None) -> float:
+                   prose: ProseEvidence | None = None, none: float = 0.0) -> float:
         """How likely the chosen program is right (`calibration_features`): the calibrator
         over its probabilities, its margin over the likeliest other, its operator, how
-        well its operands are linked, and how well the prose answers instead (`prose`)."""
+        well its operands are linked, how well the prose answers instead (`prose`), and the
+        probability that no table program does (`none`, `Model.rank`)."""
         if not self.calibrator:
             return probs[0] if probs else 0.0
         z = sum(self.calibrator.get(k, 0.0) * v
                 for k, v in calibration_features(probs, best, op, parts, agree,
-                                                 prose or NO_PROSE).items())
+                                                 prose or NO_PROSE, none).items())
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def score(self, phi: dict[str, float]) -> float:
         w = self.weights
         return sum(w.get(k, 0.0) * v for k, v in phi.items())
+
+    def rank(self, keys: list[str], phis: list[tuple[dict, dict]], kinds: Sequence[str] = (),
+             none: dict[str, float] | None = None) -> Ranking:
+        """`best_first`, with the `NONE` operator in the operator softmax when the model was
+        fitted with it and a candidate is scored by this part (not by a kind's own part,
+        fitted without it): its features `none` (`none_features`). The candidates'
+        probabilities are then shares of the mass left beside it."""
+        ms = [self.for_kind(k) for k in kinds] if kinds else [self] * len(phis)
+        if none is None or f"op={NONE}" not in self.weights or not any(m is self for m in ms):
+            return Ranking(self.best_first(keys, phis, kinds), 0.0)
+        order = self.best_first(keys + [NONE], phis + [(none, {})],
+                                list(kinds) + [""] if kinds else ())
+        p_none = next(pp[0] for i, pp in order if i == len(keys))
+        return Ranking([(i, pp) for i, pp in order if i < len(keys)], p_none,
+                       bool(order) and order[0][0] == len(keys))
 
     def probabilities(self, keys: list[str], phis: list[tuple[dict, dict]],
                       kinds: Sequence[str] = ()) -> list[float]:
@@ -261,6 +305,17 @@ def agreement(probs: list[float], answers: list[str]) -> float:
 
 
 @dataclass(frozen=True)
+class Ranking:
+    """A question's candidates best first ((index, (P(operator), P(operands | operator))),
+    `Model.best_first`), the probability of the `NONE` operator beside them, and whether it
+    is the likeliest operator: then no table program is the answer."""
+
+    order: list[tuple[int, tuple[float, float]]]
+    none: float = 0.0
+    abstains: bool = False
+
+
+@dataclass(frozen=True)
 class ProseEvidence:
     """How well a sentence of the knowledge base's prose answers a question, as the
     calibrator reads it beside a table program: the idf-weighted share of the question's
@@ -290,14 +345,16 @@ NO_PROSE = ProseEvidence()
 
 def calibration_features(probs: list[float], best: tuple[dict, dict], op: str,
                          parts: tuple[float, float] = (0.0, 0.0), agree: float = 0.0,
-                         prose: ProseEvidence = NO_PROSE) -> dict[str, float]:
+                         prose: ProseEvidence = NO_PROSE, none: float = 0.0
+                         ) -> dict[str, float]:
     """What the calibrator reads of a question's ranking (`probs`: the candidates'
     probabilities, the chosen one first; `parts`: its P(operator) and P(operands | operator),
     which fail apart — a sure operator over unsure operands, or the reverse; `agree`: the
     `agreement` of the others with its answer): its probability, its margin over the
     likeliest other, the number of candidates, its operator and the link qualities of its
     operands; and how well the knowledge base's prose answers the question instead
-    (`prose`, `ProseEvidence`)."""
+    (`prose`, `ProseEvidence`), and the probability of the `NONE` operator (`none`: 0 for
+    a model fitted without it)."""
     first = probs[0] if probs else 0.0
     other = max(probs[1:], default=0.0)
     out = {"bias": 1.0, "p_best": first, "margin": first - other,
@@ -306,6 +363,8 @@ def calibration_features(probs: list[float], best: tuple[dict, dict], op: str,
     for k in _CALIBRATED:
         out[k] = float(best[1].get(k, 0.0))
     out.update(prose.features())
+    if none:
+        out["p_none"] = none
     return out
 
 

@@ -56,3 +56,33 @@ def test_features_have_a_copy_per_table_kind_and_shipped_weights_read_the_shared
     assert not any(k.startswith("list|") for k in [*op, *arg])
     m = Model({"arg:col_best": 0.5, "list|arg:col_best": 3.0}, 0.5, {})
     assert m.score(arg) == m.score(shared[1]) == 0.5
+
+
+def test_the_none_operator_competes_with_the_programs_and_a_kind_part_is_left_alone() -> None:
+    """A model fitted with the NONE operator (`score.none_features`) reads it in the operator
+    softmax: the candidates' probabilities are shares of what it leaves, and where it is the
+    likeliest operator the ranking abstains. A model without it, and candidates scored by a
+    kind's own part (fitted without it), rank as before."""
+    from hyrag.answer.programs.link import Question
+    from hyrag.answer.programs.score import NONE, none_features
+
+    none = none_features(Question.of("Why did revenue rise in 2019?"))
+    assert none[f"op={NONE}"] == 1.0 and f"op={NONE}:w=why" in none
+    plain = Model({"op:ratio": math.log(1.5)}, 0.5, {})
+    assert plain.rank(KEYS, PHIS, none=none).order == plain.best_first(KEYS, PHIS)
+    assert plain.rank(KEYS, PHIS, none=none).none == 0.0
+    # the NONE operator's score log(2.5): P(none) = 2.5 / (1 + 1.5 + 2.5) = 0.5
+    m = Model({"op:ratio": math.log(1.5), f"op={NONE}": math.log(2.5)}, 0.5, {})
+    got = m.rank(KEYS, PHIS, none=none)
+    assert got.abstains and got.none == pytest.approx(0.5)
+    assert [i for i, _ in got.order] == [1, 2, 3, 0]
+    assert got.order[0][1][0] == pytest.approx(0.3)  # P(ratio) = 1.5 / 5
+    # a weaker NONE: the programs are ranked first, their probabilities still share with it
+    m = Model({"op:ratio": math.log(1.5), f"op={NONE}": math.log(0.5)}, 0.5, {})
+    got = m.rank(KEYS, PHIS, none=none)
+    assert not got.abstains and got.none == pytest.approx(0.5 / 3.0)
+    # candidates every one of which a kind's own part scores: that part has no NONE
+    kinds = Model({}, 0.5, {}, kinds={"list": Model({}, 0.5, {})})
+    kinds = Model({f"op={NONE}": 10.0}, 0.5, {}, kinds=kinds.kinds)
+    got = kinds.rank(KEYS, PHIS, ["list"] * 4, none=none)
+    assert not got.abstains and got.none == 0.0
