@@ -398,7 +398,8 @@ class Ingestor:
         now: dt.datetime,
     ) -> int:
         con = self.store.con
-        frame = t.frame.copy()
+        # a shallow copy (the typed frame is never written to: copy-on-write) with the row ids
+        frame = t.frame.copy(deep=False)
         frame["__rid"] = range(len(frame))
         stg = STAGE
         _flush(con)

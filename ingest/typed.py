@@ -558,11 +558,11 @@ def _type(
             if c.name == time_col:
                 time_keys = keys
         else:
-            # each distinct value is shown once; the column is then a list lookup per row
-            # (Series.map over a dict cost ~0.1 s a column of 100,000 rows). An empty cell is
-            # NaN, as Series.map made it.
-            shown = {v: (np.nan if is_empty(v) else _display(v)) for v in set(values)}
-            data[c.name] = pd.Series([shown[v] for v in values], dtype=object)
+            # each distinct cell is shown once and spread over the rows by one NumPy take
+            # over the table's coded column (a list lookup per row cost ~0.03 s a column of
+            # 100,000 rows). An empty cell is NaN, as Series.map made it.
+            data[c.name] = pd.Series(table.coded[c.position].read(
+                lambda v: np.nan if is_empty(v) else _display(v)), dtype=object)
 
     analyst = tuple(c.name for c in schema.columns)
     frame = pd.DataFrame(data, index=pd.RangeIndex(n))
