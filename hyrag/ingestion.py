@@ -398,7 +398,8 @@ class Ingestor:
         now: dt.datetime,
     ) -> int:
         con = self.store.con
-        frame = t.frame.copy()
+        # a shallow copy (the typed frame is never written to: copy-on-write) with the row ids
+        frame = t.frame.copy(deep=False)
         frame["__rid"] = range(len(frame))
         stg = STAGE
         _flush(con)
@@ -459,7 +460,8 @@ class Ingestor:
         return n
 
     def _buckets(self, con, t: TypedTable) -> list[str]:
-        """Rows -> the periods they aggregate into (quarter and year, or their own period)."""
+        """Rows -> the periods they aggregate into (quarter and year, or their own period),
+        as the temp table `BUCKETS` over the staged rows (`STAGE`, which must exist)."""
         if t.melted or t.schema.time_column is None or t.frame.empty:
             return []
         starts = t.frame["__period_start"]
@@ -507,12 +509,14 @@ class Ingestor:
         table = pd.DataFrame(
             bucket_rows, columns=["time_key", "level", "key", "start_date", "end_date", "order_key"]
         )
-        rows_frame = pd.DataFrame({"row_id": range(len(keys)), "time_key": keys.to_numpy()})
-        frame = rows_frame.merge(table, on="time_key").drop(columns=["time_key"])
+        # the rows meet their periods in DuckDB, over the staged rows: a pandas merge of every
+        # row, then a scan of its Python date objects, cost ~0.15 s on 100,000 rows
         _flush(con)
-        con.register("hyrag_buckets_frame", frame)
+        con.register("hyrag_buckets_frame", table)
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE {BUCKETS} AS SELECT * FROM temp.main.hyrag_buckets_frame"
+            f"CREATE OR REPLACE TEMP TABLE {BUCKETS} AS SELECT s.__rid AS row_id, b.level, "
+            "b.key, b.start_date, b.end_date, b.order_key "
+            f"FROM {STAGE} s JOIN temp.main.hyrag_buckets_frame b ON s.__time_key = b.time_key"
         )
         _flush(con)
         con.unregister("hyrag_buckets_frame")
