@@ -140,7 +140,10 @@ def none_features(q: Question) -> dict[str, float]:
     where none of the question's candidates is right ("Why did revenue rise?", a figure only
     the text states) — it learns from the question's words when a table program is unlikely
     whatever its cells, which a ranker fitted only on questions with a right candidate never
-    sees. Measured on TAT-QA dev's held-out halves (README, "program route")."""
+    sees. It reads the question's words only, never the knowledge base, so it stands the same
+    beside a table alone as beside a report's prose; and the calibrator, fitted with its
+    probability always present, reads it wherever a program is ranked. Measured on TAT-QA
+    dev's held-out halves (README, "program route")."""
     return operator_features(q, NONE)
 
 
