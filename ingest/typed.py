@@ -657,6 +657,7 @@ def _type(
         frame["__context"] = ""
 
     _percent_rows(frame, schema, long is not None)
+    _own_measure_rows(frame, schema, long is not None, scale_of_title(table.title)[0])
 
     return TypedTable(
         name=table.name,
@@ -715,6 +716,40 @@ def _percent_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool) -> Non
             continue
         frame.loc[has, f"{c.name}__scale"] = "percent"
         frame.loc[has, f"{c.name}__unit"] = "%"
+        frame.loc[has, f"{c.name}__base"] = frame.loc[has, f"{c.name}__num"]
+
+
+def _own_measure_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool,
+                      title_scale: str) -> None:
+    """A row whose label names a measure no title magnitude applies to — a per-unit ratio
+    ("Earnings per share"), a unit other than money ("Number of employees") — keeps its
+    figures as displayed where the title declares a magnitude: in "(in thousands, except per
+    share data)" the 2.40 of "Earnings per share" is 2.40, not 2,400. The rule is the table
+    model's (`tablemodel.row_measure`), so a cell's claim and its model cell state one scale;
+    only figures whose scale is the title's are changed (a cell's own "$1.2 million" stays).
+    In place: scale "" and the base value the displayed one."""
+    from ingest.tablemodel import row_measure  # the model's reading of a row's label
+
+    if title_scale not in SCALES or title_scale in ("", "percent"):
+        return
+    labels = frame.get("__attribute") if melted else (
+        frame["__entity"] if schema.entity_columns else None)
+    if labels is None or not len(frame):
+        return
+    texts = _texts(labels)
+    own = {t: row_measure(t) for t in set(texts.tolist())}
+    rows = np.fromiter(((m := own[t]) is not None and m[0] == "" for t in texts), bool,
+                       count=len(texts))
+    if not rows.any():
+        return
+    for c in schema.columns:
+        if c.role is not Role.NUMERIC or f"{c.name}__scale" not in frame:
+            continue
+        has = rows & frame[f"{c.name}__num"].notna().to_numpy(bool) & (
+            frame[f"{c.name}__scale"].to_numpy(dtype=object) == title_scale)
+        if not has.any():
+            continue
+        frame.loc[has, f"{c.name}__scale"] = ""
         frame.loc[has, f"{c.name}__base"] = frame.loc[has, f"{c.name}__num"]
 
 

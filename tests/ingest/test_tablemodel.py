@@ -137,6 +137,26 @@ def test_a_row_stating_its_own_measure_takes_no_title_scale(model) -> None:
     assert at(m, "C8").scale == ""  # under a heading that states a per-share measure
 
 
+def test_a_cells_claim_states_the_scale_its_model_cell_reads(tmp_path: Path) -> None:
+    """"(in thousands, except per share data)": the claim a user's SQL or a direct lookup
+    reads for "Earnings per share" states 2.40, not 2,400 thousand, as its model cell does;
+    the amounts keep the title's magnitude."""
+    path = tmp_path / "results.csv"
+    path.write_text("Selected results (in thousands except per share data),2019,2018\n"
+                    "Net sales,\"1,200\",\"1,000\"\nEarnings per share,2.40,2.08\n",
+                    encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
+        report = kb.ingest(path)
+        m = tablecells.load(kb.store.con, report.tables[0])
+        assert m is not None
+        claims = dict(((cell, (scale or "", base)) for cell, scale, base in kb.store.con.execute(
+            "SELECT cell, scale, value_base FROM claims WHERE kind = 'cell' AND NOT superseded "
+            "AND cell IN ('B2', 'B3')").fetchall()))
+        assert (at(m, "B2").scale, at(m, "B3").scale) == ("thousand", "")
+        assert claims["B2"] == ("thousand", pytest.approx(1_200_000.0))
+        assert claims["B3"] == ("", pytest.approx(2.40))
+
+
 def test_a_share_line_beneath_a_line_is_named_by_it(model) -> None:
     m = model("revenue.csv", "(In millions),2019,2018\nRevenue:,,\n"
               "Product,\"$39,005\",\"$36,709\"\n"
