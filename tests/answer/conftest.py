@@ -25,6 +25,16 @@ def csv_kb(folder: Path, name: str, text: str, settings: Settings = SETTINGS):
     return kb
 
 
+# a list table of players with a date column, read by the list-operator tests (the list-shape
+# tests add a sixth player: `PLAYERS + ...`)
+PLAYERS = """Name,Position,Club,Goals,Signed
+Ana Ruiz,Forward,Montreal Impact,12,12 March 2004
+Bo Lind,Defender,Toronto FC,3,2 May 2006
+Cy Moss,Forward,Vancouver Whitecaps,9,9 June 2004
+Di Park,Goalkeeper,Montreal Impact,0,1 July 2008
+Ed Vale,Defender,Columbus Crew,5,3 April 2004
+"""
+
 # a list table (one row per skater), read by the list-table program tests
 ROSTER = """Rank,Skater,Club,Wins,Podiums,Debut
 1,Alma Torvik,Fjord SC,5,9,1998

@@ -91,16 +91,16 @@ def rank(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, 
     probability. `proposals` (the LLM route's, `propose`) join the enumerated candidates — a
     proposal the enumeration also found is that candidate — and each carries the `prior`, a
     log-odds bonus on its operator and on its operands (`Settings.program_llm_prior`)."""
-    return ranking(question, con, m, proposals=proposals, prior=prior)[0]
+    return ranking(Question.of(question), con, m, proposals=proposals, prior=prior)[0]
 
 
-def ranking(question: str, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
+def ranking(q: Question, con: duckdb.DuckDBPyConnection, m: Model | None = None, *,
             proposals: Sequence[Program] = (), prior: float = 0.0
             ) -> tuple[list[Ranked], Ranking]:
-    """`rank`, and the `score.Ranking` it was read from: the probability that no table
-    program answers the question (`score.NONE`) and whether that is the likeliest choice."""
+    """`rank` of a question already read (`Question.of`), and the `score.Ranking` it was
+    read from: the probability that no table program answers the question (`score.NONE`) and
+    whether that is the likeliest choice."""
     m = m or model()
-    q = Question.of(question)
     found: list[tuple[Candidate, Result, tuple[dict, dict]]] = []
     kinds: list[str] = []
     tabs = tables(con)
@@ -177,15 +177,16 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     (`propose.propose_llm` bound to a client), asked with the tables the question names; its
     proposals and rejections are recorded through `emit`."""
     m = model(weights)
+    q = Question.of(question)  # read once: the proposer, the ranking and the column guard
     proposals: list[Program] = []
     if proposer is not None:
         tabs = tables(con)
-        named = {ti.model.name: ti for ti in _named_tables(Question.of(question), tabs)}
+        named = {ti.model.name: ti for ti in _named_tables(q, tabs)}
         proposals, rejected = proposer(question, named)
         if emit is not None:
             emit("program_proposals", {"proposed": [p.to_dict() for p in proposals],
                                        "rejected": rejected})
-    ranked, got = ranking(question, con, m, proposals=proposals, prior=prior)
+    ranked, got = ranking(q, con, m, proposals=proposals, prior=prior)
     if not ranked or got.abstains:
         return None  # no program, or the question is likelier answered by none of them
     best = ranked[0]
@@ -195,7 +196,7 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree,
                            evidence(question, con), got.none)
     threshold = part.min_confidence if min_confidence is None else min_confidence
-    if conf < threshold or open_columns(Question.of(question), best, ranked):
+    if conf < threshold or open_columns(q, best, ranked):
         return None
     return commit(replace(best, probability=conf), con, tables(con))
 

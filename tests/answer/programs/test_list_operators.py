@@ -14,15 +14,7 @@ from hyrag.answer.programs.execute import run
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.lexicon import time_bounds
 from hyrag.answer.programs.tables import tables
-from tests.answer.conftest import csv_kb, fixed_ranker
-
-PLAYERS = """Name,Position,Club,Goals,Signed
-Ana Ruiz,Forward,Montreal Impact,12,12 March 2004
-Bo Lind,Defender,Toronto FC,3,2 May 2006
-Cy Moss,Forward,Vancouver Whitecaps,9,9 June 2004
-Di Park,Goalkeeper,Montreal Impact,0,1 July 2008
-Ed Vale,Defender,Columbus Crew,5,3 April 2004
-"""
+from tests.answer.conftest import PLAYERS, csv_kb, fixed_ranker
 
 
 def _ask(tmp_path: Path, question: str, weights: dict[str, float]):

@@ -18,16 +18,10 @@ from hyrag.answer.programs.link import Question, index
 from hyrag.answer.programs.lists import enumerate_list_programs
 from hyrag.answer.programs.tables import tables
 from ingest.timekeys import month_number
+from tests.answer.conftest import PLAYERS as BASE_PLAYERS
 from tests.answer.conftest import csv_kb, fixed_ranker
 
-PLAYERS = """Name,Position,Club,Goals,Signed
-Ana Ruiz,Forward,Montreal Impact,12,12 March 2004
-Bo Lind,Defender,Toronto FC,3,2 May 2006
-Cy Moss,Forward,Vancouver Whitecaps,9,9 June 2004
-Di Park,Goalkeeper,Montreal Impact,0,1 July 2008
-Ed Vale,Defender,Columbus Crew,5,3 April 2004
-Flo Nyx,Forward,Montreal Impact,7,5 May 2007
-"""
+PLAYERS = BASE_PLAYERS + "Flo Nyx,Forward,Montreal Impact,7,5 May 2007\n"
 
 SONGS = """Track,Title,Writer,Length
 1,Blue Road,Ann Lee,3:45
