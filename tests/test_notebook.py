@@ -41,12 +41,15 @@ def kernel_manager(tmp_path):
 
     spec_dir = tmp_path / "kernels" / KERNEL
     spec_dir.mkdir(parents=True)
+    # the notebook makes its working folder with tempfile.mkdtemp, as a user's would; in the
+    # test that folder lives under the test's own temporary folder, so no run leaves one behind
+    (tmp_path / "tmp").mkdir()
     (spec_dir / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "HyRAG test (this interpreter)",
         "language": "python",
         "env": {"PYTHONPATH": str(ROOT), "IPYTHONDIR": str(tmp_path / "ipython"),
-                "MPLCONFIGDIR": str(tmp_path / "mpl")},
+                "MPLCONFIGDIR": str(tmp_path / "mpl"), "TMPDIR": str(tmp_path / "tmp")},
     }))
     ksm = KernelSpecManager(kernel_dirs=[str(tmp_path / "kernels")], ensure_native_kernel=False)
     assert ksm.get_kernel_spec(KERNEL).argv[0] == sys.executable
