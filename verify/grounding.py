@@ -191,7 +191,8 @@ def check_numbers(draft_sentences: Sequence[str], evidence: Sequence[Evidence],
                 ops_ok = all(_match(Token(_fmt(o), o, "", _decimals(o), 0, 0), base,
                                     strict=False) is not None for o in c.operands)
             target = good if ops_ok and computation_ok(c) else bad
-            target.append(_Num(c.result, c.result, _decimals(c.result), ref, c.unit == "%"))
+            target.append(_Num(c.result, c.result * SCALES.get(c.scale, 1.0),
+                               _decimals(c.result), ref, c.unit == "%"))
     out: list[TokenCheck] = []
     for si, s in enumerate(draft_sentences):
         for code in codes(s):

@@ -38,3 +38,6 @@ class Computation:
     params: dict = field(default_factory=dict)  # {"years": 2.0} for a CAGR
     refs: tuple[str, ...] = ()  # the evidence each operand came from (same order), if known
     expression: str = ""
+    # the magnitude ("thousand", "million", ...) the operands and the result are stated in: the
+    # answer writes "10,300 thousand" for a difference of figures displayed in thousands
+    scale: str = ""

@@ -195,3 +195,17 @@ def test_a_date_a_label_states_with_its_columns_year_is_grounded() -> None:
                     "", "", "Outstanding at 1 April", "Outstanding at 1 April", "2019")
     assert verify("Outstanding at 1 April 2019 was 421,825 [1].", [cell]).verdict == "pass"
     assert verify("Outstanding at 2 April 2019 was 421,825 [1].", [cell]).verdict != "pass"
+
+
+def test_a_derived_result_is_read_at_the_magnitude_its_operands_are_stated_in() -> None:
+    """A difference of figures displayed in thousands is written "10,300 thousand": grounded
+    when the computation says its terms are thousands, and at no other magnitude."""
+    ev = [Evidence(f"c{i}", f"Revenue in {y} was {t} thousand.", v, t, "thousand", "", "Acme",
+                   "revenue", y) for i, (y, v, t) in enumerate(
+                       [("2019", 120500.0, "120,500"), ("2018", 110200.0, "110,200")])]
+    diff = Computation("difference", (120500.0, 110200.0), 10300.0, scale="thousand")
+    assert verify(["The change was 10,300 thousand [1][2]."], ev, [diff]).verdict == "pass"
+    assert verify(["The change was 10,300 million [1][2]."], ev, [diff]).verdict != "pass"
+    # the same result without its terms stated grounds the bare figure only
+    bare = Computation("difference", (120500.0, 110200.0), 10300.0)
+    assert verify(["The change was 10,300 thousand [1][2]."], ev, [bare]).verdict != "pass"

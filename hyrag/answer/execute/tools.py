@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from hyrag.errors import HyragError
+from ingest.units import MAGNITUDES
 
 
 class ToolError(HyragError):
@@ -40,6 +41,32 @@ class Derivation:
         d = asdict(self)
         d["operands"] = [asdict(o) for o in self.operands]
         return d
+
+
+# derivations whose result is a figure in its operands' own terms: a sum, mean or difference of
+# figures stated "in thousands" is in thousands too; a ratio, growth, share or count is not
+SAME_TERMS = frozenset({"sum", "mean", "median", "difference", "stdev"})
+
+
+def derived_scale(d: Derivation, facts: Mapping[str, object]) -> str:
+    """The magnitude ("thousand", "million", "billion") a derivation's result is stated in, or
+    "": its operands' one magnitude where each operand is its committed fact's figure as
+    displayed (`facts`: claim id -> fact with `value` and `scale`). The answer's text states
+    it beside the result and the ReverseVerifier reads the result at it, so the two agree.
+    Where an operand was computed in base units (its value is not its figure as displayed),
+    the operands' magnitudes differ, or the result is not in its operands' terms (`SAME_TERMS`),
+    none is stated: the number alone is then what it is."""
+    if d.name not in SAME_TERMS or d.unit or not d.operands:
+        return ""
+    scales = set()
+    for o in d.operands:
+        f = facts.get(o.ref)
+        value = getattr(f, "value", None)
+        if value is None or abs(abs(float(value)) - abs(o.value)) > 1e-9:
+            return ""
+        scales.add(getattr(f, "scale", "") or "")
+    scale = scales.pop() if len(scales) == 1 else ""
+    return scale if scale in MAGNITUDES else ""
 
 
 def fmt(v: float) -> str:

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from hyrag.answer.execute.tools import Derivation, fmt
+from hyrag.answer.execute.tools import Derivation, derived_scale, fmt
 from hyrag.answer.link.commitment import CommitmentStore, Fact
 from hyrag.answer.synthesize.phrasing import statement
 from ingest.units import MAGNITUDES
@@ -58,9 +58,19 @@ def number_facts(store: CommitmentStore) -> tuple[tuple[dict, ...], dict[str, in
     return tuple(evidence), numbers
 
 
+def _derived(d: Derivation, facts: dict[str, Fact]) -> str:
+    """A derivation's result as the answer states it: with its unit ("%") and the magnitude its
+    operands are stated in (`tools.derived_scale`: "-59,050 thousand", as the figures it rests
+    on read "(60,100) thousand"; a bare -59,050 reads as dollars)."""
+    scale = derived_scale(d, facts)
+    return f"{fmt(d.result)}{d.unit}" + (f" {scale}" if scale else "")
+
+
 def _subject(f: Fact, req) -> str:
     who = f.entity or req.entity or ""
     what = f.attribute or req.attribute
+    if who and what and who.strip().lower() == what.strip().lower():
+        who = ""  # a line item's row label read as both ("Interest cost Interest cost in 2019")
     when = f" in {f.time_key}" if f.time_key else (f" in {req.period}" if req.period else "")
     if f.time_key and len(f.time_key) == 10:  # a day: the date the row or sentence states
         when = f" (as of {f.time_key})"
@@ -135,6 +145,7 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
                                  f"({', '.join(v.periods_available)}); name one.")
     if derivations:
         single = None
+    facts_by_id = {f.claim_id: f for f in store.facts}
     for d in derivations:
         cites = "".join(f"[{o.n}]" for o in d.operands if o.n)
         labels = [o.label for o in d.operands]
@@ -143,11 +154,11 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
             value = f"{d.result:.2f}%"
             sentences.append(f"{name} from {labels[0]} to {labels[1]} was {value} {cites}.")
         elif d.name == "difference":
-            value = f"{fmt(d.result)}{d.unit}"
+            value = _derived(d, facts_by_id)
             sentences.append(f"The difference ({labels[0]} minus {labels[1]}) is "
                              f"{value} {cites}.")
         else:
-            value = f"{fmt(d.result)}{d.unit}"
+            value = _derived(d, facts_by_id)
             sentences.append(f"The {d.name} is {value} {cites}.")
         if len(derivations) == 1:
             single = (len(sentences) - 1, value, cites)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 import verify
+from hyrag.answer.execute.tools import derived_scale
 from verify.report import CHECKER
 
 _YEARS = re.compile(r"\(1 / ([\d.,]+)\)")
@@ -29,7 +30,10 @@ def evidence_of(facts: Iterable, numbers: dict[str, int] | None = None) -> list[
     return out
 
 
-def computations_of(derivations: Iterable) -> list[verify.Computation]:
+def computations_of(derivations: Iterable, facts: Iterable = ()) -> list[verify.Computation]:
+    """The derivations as the verifier re-computes them, each read at the magnitude the
+    answer states its result in (`tools.derived_scale` over the committed `facts`)."""
+    by_id = {f.claim_id: f for f in facts}
     out = []
     for d in derivations:
         params = {}
@@ -39,7 +43,8 @@ def computations_of(derivations: Iterable) -> list[verify.Computation]:
                 params["years"] = float(m.group(1).replace(",", ""))
         out.append(verify.Computation(d.name, tuple(float(o.value) for o in d.operands),
                                       float(d.result), d.unit, params,
-                                      tuple(o.ref for o in d.operands), d.expression))
+                                      tuple(o.ref for o in d.operands), d.expression,
+                                      derived_scale(d, by_id)))
     return out
 
 
@@ -75,7 +80,7 @@ def check(draft: str, facts: Iterable, derivations: Iterable, periods: Iterable[
     facts = list(facts)
     ev = evidence_of(facts, numbers) + counter_evidence(con, facts)
     context = [p for p in periods if p] + [f"{x:g}" for x in extra]
-    report = verify.verify(draft, ev, computations_of(derivations), context=context,
+    report = verify.verify(draft, ev, computations_of(derivations, facts), context=context,
                            strict=strict)
     return report.to_dict()
 
