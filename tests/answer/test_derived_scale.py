@@ -27,7 +27,7 @@ def test_a_derived_figure_states_its_operands_magnitude(tmp_path: Path) -> None:
     try:
         a = kb.ask("What was the change in revenue from 2018 to 2019?")
         assert a.decision == "answer", a.text
-        assert "10,300 thousand" in a.text
+        assert "10,300 thousand [1][2]" in a.text  # its evidence cited in reading order
         assert a.verification["verdict"] == "pass"
         a = kb.ask("What was the average cost of revenue for 2018 and 2019?")
         assert a.decision == "answer", a.text

@@ -147,7 +147,9 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
         single = None
     facts_by_id = {f.claim_id: f for f in store.facts}
     for d in derivations:
-        cites = "".join(f"[{o.n}]" for o in d.operands if o.n)
+        # cited in reading order: a change "from 2018 to 2019" computes 2019 - 2018, but its
+        # evidence is numbered as the facts are ([1] 2018, [2] 2019) and read that way
+        cites = "".join(f"[{n}]" for n in sorted({o.n for o in d.operands if o.n}))
         labels = [o.label for o in d.operands]
         if d.name in ("growth", "cagr"):
             name = "Growth" if d.name == "growth" else "CAGR"
