@@ -694,29 +694,43 @@ def _texts(col: pd.Series) -> np.ndarray:
     return col.astype("string").fillna("").to_numpy(dtype=object)
 
 
-def _percent_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool) -> None:
-    """A row whose label says "(%)" holds percentages whatever the table's caption says: in a
-    "$ million" results table, "Gross margin (%) 22.9" is 22.9 percent, not 22.9 million (the
-    caption's scale is the amounts'). Its numeric cells take scale percent, in place."""
-    if melted:
-        labels = frame.get("__attribute")
-    else:
-        labels = frame["__entity"] if schema.entity_columns else None
-    if labels is None or not len(frame):
-        return
-    search = _PERCENT_LABEL.search
-    rows = np.fromiter((search(x) is not None for x in _texts(labels)), bool, count=len(labels))
-    if not rows.any():
-        return
+def _row_labels(frame: pd.DataFrame, schema: TableSchema, melted: bool) -> np.ndarray | None:
+    """Each row's line label as text (a melted table's attribute, else its entity label), or
+    None where the table has none: what `_percent_rows` and `_own_measure_rows` read."""
+    labels = frame.get("__attribute") if melted else (
+        frame["__entity"] if schema.entity_columns else None)
+    return None if labels is None or not len(frame) else _texts(labels)
+
+
+def _restate(frame: pd.DataFrame, schema: TableSchema, rows: np.ndarray, scale: str,
+             unit: str | None = None, only_scale: str | None = None) -> None:
+    """In place: the figures of `rows` (those whose scale is `only_scale`, when given) take
+    `scale` (and `unit`, when given), and their base value is the displayed one."""
     for c in schema.columns:
         if c.role is not Role.NUMERIC or f"{c.name}__scale" not in frame:
             continue
         has = rows & frame[f"{c.name}__num"].notna().to_numpy(bool)
+        if only_scale is not None:
+            has &= frame[f"{c.name}__scale"].to_numpy(dtype=object) == only_scale
         if not has.any():
             continue
-        frame.loc[has, f"{c.name}__scale"] = "percent"
-        frame.loc[has, f"{c.name}__unit"] = "%"
+        frame.loc[has, f"{c.name}__scale"] = scale
+        if unit is not None:
+            frame.loc[has, f"{c.name}__unit"] = unit
         frame.loc[has, f"{c.name}__base"] = frame.loc[has, f"{c.name}__num"]
+
+
+def _percent_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool) -> None:
+    """A row whose label says "(%)" holds percentages whatever the table's caption says: in a
+    "$ million" results table, "Gross margin (%) 22.9" is 22.9 percent, not 22.9 million (the
+    caption's scale is the amounts'). Its numeric cells take scale percent, in place."""
+    texts = _row_labels(frame, schema, melted)
+    if texts is None:
+        return
+    search = _PERCENT_LABEL.search
+    rows = np.fromiter((search(x) is not None for x in texts), bool, count=len(texts))
+    if rows.any():
+        _restate(frame, schema, rows, "percent", unit="%")
 
 
 def _own_measure_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool,
@@ -732,25 +746,14 @@ def _own_measure_rows(frame: pd.DataFrame, schema: TableSchema, melted: bool,
 
     if title_scale not in SCALES or title_scale in ("", "percent"):
         return
-    labels = frame.get("__attribute") if melted else (
-        frame["__entity"] if schema.entity_columns else None)
-    if labels is None or not len(frame):
+    texts = _row_labels(frame, schema, melted)
+    if texts is None:
         return
-    texts = _texts(labels)
     own = {t: row_measure(t) for t in set(texts.tolist())}
     rows = np.fromiter(((m := own[t]) is not None and m[0] == "" for t in texts), bool,
                        count=len(texts))
-    if not rows.any():
-        return
-    for c in schema.columns:
-        if c.role is not Role.NUMERIC or f"{c.name}__scale" not in frame:
-            continue
-        has = rows & frame[f"{c.name}__num"].notna().to_numpy(bool) & (
-            frame[f"{c.name}__scale"].to_numpy(dtype=object) == title_scale)
-        if not has.any():
-            continue
-        frame.loc[has, f"{c.name}__scale"] = ""
-        frame.loc[has, f"{c.name}__base"] = frame.loc[has, f"{c.name}__num"]
+    if rows.any():
+        _restate(frame, schema, rows, "", only_scale=title_scale)
 
 
 def role_counts(schema: TableSchema) -> dict[str, int]:

@@ -43,11 +43,17 @@ class Question:
     order: tuple[str, ...]
     years: tuple[int, ...]
     bounds: tuple[str, ...] = ()  # conditions on figures ("<150"), `lexicon.bounds`
+    # its words and word pairs, numbers left out (they are operands, not cues): what the
+    # ranker crosses with each operator (`score.operator_features`), read once per question
+    grams: frozenset[str] = frozenset()
 
     @staticmethod
     def of(text: str) -> Question:
         toks = content(text)
-        return Question(text, text.lower(), frozenset(toks), toks, years(text), bounds(text))
+        words = [t for t in tokens(text) if not t.replace(".", "").isdigit()]
+        grams = frozenset(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
+        return Question(text, text.lower(), frozenset(toks), toks, years(text), bounds(text),
+                        grams)
 
     @property
     def points_at_table(self) -> bool:

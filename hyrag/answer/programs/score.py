@@ -21,7 +21,6 @@ from pathlib import Path
 
 from hyrag.answer.programs.candidates import Candidate
 from hyrag.answer.programs.execute import Result
-from hyrag.answer.programs.lexicon import tokens
 from hyrag.answer.programs.link import Question
 from hyrag.answer.programs.lists import result_features
 from ingest.units import MAGNITUDES
@@ -85,14 +84,13 @@ def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
                                                            dict[str, float]]:
     """`features` without the table kind's copies."""
     op = c.program.op
-    grams = question_grams(q)
-    phi_op = operator_features(q, op_key(c), grams)
+    phi_op = operator_features(q, op_key(c))
     phi: dict[str, float] = {f"arg:{op}:shape={c.shape}": 1.0}
     # operand facts whose fit to a question its words tell: operand order, and a period's
     # year stated in place of its label (`language.CONVENTIONS["as year"]`)
     order = [k for k in ("first_later", "first_earlier", "first_mentioned_first",
                          "first_mentioned_last", "year") if c.features.get(k)]
-    for w in grams:
+    for w in q.grams:
         for o in order:
             phi[f"arg:{op}:{o}:w={w}"] = 1.0
     for k, v in c.features.items():
@@ -111,19 +109,13 @@ def _features(q: Question, c: Candidate, r: Result) -> tuple[dict[str, float],
     return phi_op, phi
 
 
-def question_grams(q: Question) -> set[str]:
-    """The question's words and word pairs (numbers left out: they are operands, not cues)."""
-    words = [t for t in tokens(q.text) if not t.replace(".", "").isdigit()]
-    return set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
-
-
-def operator_features(q: Question, key: str, grams: set[str] | None = None
-                      ) -> dict[str, float]:
-    """What choosing the operator `key` rests on: the question's words and shape (how many
-    years it names, whether it bounds a range) crossed with the operator."""
+def operator_features(q: Question, key: str) -> dict[str, float]:
+    """What choosing the operator `key` rests on: the question's words and word pairs
+    (`Question.grams`) and shape (how many years it names, whether it bounds a range) crossed
+    with the operator."""
     phi = {f"op={key}": 1.0, f"op={key}:nyears={min(len(q.years), 3)}": 1.0,
            f"op={key}:bounds={len(q.bounds) > 0}": 1.0}
-    for w in question_grams(q) if grams is None else grams:
+    for w in q.grams:
         phi[f"op={key}:w={w}"] = 1.0
     return phi
 
