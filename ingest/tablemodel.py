@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ingest.captions import title_year
-from ingest.cells import cell_kind, cell_text, is_blank
+from ingest.cells import cell_kind, cell_text, is_blank, is_empty
 from ingest.numbers import parse_number, scale_hint
 from ingest.schema import Role, TableSchema, scale_of_title, takes_title_scale
 from ingest.sections import heading_labels, is_statistic_label, is_total_label, section_paths
@@ -46,6 +46,8 @@ from ingest.types import Cell, RawTable, column_letter
 if TYPE_CHECKING:  # the typed frame is handed in; reading a stored model needs no pandas
     import numpy as np
     import pandas as pd
+
+    from ingest.cellcodes import CodedColumn
 
 ROW_KINDS = ("data", "heading", "total", "metadata", "notes")
 # A label column is a column of periods when at least this share of its labelled rows parse as
@@ -206,6 +208,25 @@ def period_key(text: str) -> str | None:
     return _period(text.strip())
 
 
+def _all_nil(col: CodedColumn) -> bool:
+    """Whether every written cell of a column is a nil mark (`cells.is_empty` but not blank),
+    read once per distinct cell."""
+    marks = [is_empty(v) for v in col.values if not is_blank(v)]
+    return bool(marks) and all(marks)
+
+
+def _corner_period(paths: Sequence[Sequence[str]], naming: Sequence[int], time_pos: int | None,
+                   figures: bool) -> str | None:
+    """The period the corner cell states ("30 June 2019", "As at December 31, 2019") when the
+    table's first column names its rows: a column of names (a naming role, not the table's
+    time column) with figures to its right, whose header is a period. A column headed by a
+    period elsewhere holds that period's figures; the first column's names are no figures of
+    one period, they are the lines the whole grid is dated by."""
+    if not paths or 0 not in naming or time_pos == 0 or not figures:
+        return None
+    return _period_of_path(paths[0])
+
+
 def _period_of_path(path: Sequence[str]) -> str | None:
     """The innermost level of a path that is a period ("International" over "September 30,
     2018": 2018-09-30)."""
@@ -315,15 +336,27 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     naming = [c.position for c in schema.columns if c.role in _NAMING_ROLES]
     if periods_down and time_pos is None:
         time_pos = 0
-    # a column headed by a period holds that period's figures, whatever else it holds (a
-    # maturity date, a hedge ratio "1:1" beside the amounts): it never names the row
-    naming = [j for j in naming if j != time_pos and _period_of_path(paths[j]) is None]
+    # the corner: a table's first column of names under a period ("30 June 2019" over
+    # "Gross carrying amount", "Net receivables") is the row labels' column, and its header
+    # dates the whole grid, as a title's period does (and more exactly: the day, where a
+    # title's rule reads its year)
+    corner = _corner_period(paths, naming, time_pos, any(
+        c.role is Role.NUMERIC for c in schema.columns if c.position != 0))
+    if corner is not None:
+        title_period = corner
+    # any other column headed by a period holds that period's figures, whatever else it holds
+    # (a maturity date, a hedge ratio "1:1" beside the amounts): it never names the row
+    naming = [j for j in naming if j != time_pos and (
+        _period_of_path(paths[j]) is None or (j == 0 and corner is not None))]
+    # nor does a column whose every written cell is a nil mark ("—", "$—": a fair-value
+    # level with nothing in it): it is a column of figures, all of them nothing
+    naming = [j for j in naming if not _all_nil(table.coded[j])]
     grid = table.sheet is not None or table.page is not None or table.source.lower().endswith(
         (".csv", ".tsv", ".txt"))
     columns = tuple(ModelColumn(
         column=table.col_locs[j], letter=column_letter(table.col_locs[j]) if grid else None,
-        path=tuple(paths[j]), period=_period_of_path(paths[j]),
-        role=by_pos[j].role.value if j in by_pos else "text") for j in range(len(paths)))
+        path=tuple(paths[j]), period=None if j == 0 and corner is not None
+        else _period_of_path(paths[j]), role=by_pos[j].role.value if j in by_pos else "text") for j in range(len(paths)))
     keys = None
     if typed is not None and time_pos is not None and time_pos in by_pos and \
             schema.time_column == by_pos[time_pos].name and "__time_key" in typed:

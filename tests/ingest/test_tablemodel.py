@@ -118,6 +118,34 @@ def test_a_scale_in_the_corner_cell_is_every_amounts(model) -> None:
     assert at(m, "A2").scale == ""  # a label carries no scale
 
 
+def test_a_period_in_the_corner_dates_the_grid_and_its_column_names_the_rows(model) -> None:
+    # an ageing schedule "as at" a date: the corner states the date, the columns are buckets
+    m = model("ageing.csv", "30 June 2019,Current,31 to 60 days past due,Total\n"
+              "Gross carrying amount,\"23,762\",787,\"28,320\"\n"
+              "Net receivables,\"23,524\",728,\"27,579\"\n")
+    c = at(m, "B3")
+    assert (c.value, c.row_path, c.col_path, c.period) == (23524, ("Net receivables",),
+                                                          ("Current",), "2019-06-30")
+    assert m.cell(("Gross carrying amount",), ("Total",)).value == 28320
+    assert m.columns[0].period is None  # the labels' column holds no figures of that date
+
+
+def test_a_column_of_nil_marks_holds_figures_and_names_no_row(model) -> None:
+    # a fair-value hierarchy with nothing in level 1: its "—" are amounts of nothing
+    m = model("fair_value.csv", "December 31 2019,Level 1,Level 2,Total\n"
+              "Money market funds,$—,\"$2,010\",\"$2,010\"\n"
+              "Commercial paper,—,\"44,300\",\"44,300\"\n")
+    assert at(m, "C3").row_path == ("Commercial paper",)
+    assert (at(m, "B3").text, at(m, "B3").value) == ("—", None)
+    assert m.cell(("Money market funds",), ("Level 2",)).value == 2010
+
+
+def test_a_period_over_figures_is_still_their_column_s_period(model) -> None:
+    m = model("rates.csv", "Hedge,2019,2018\nInterest rate swap,1:1,1:1\nNotional,\"1,200\",950\n")
+    assert at(m, "B3").col_path == ("2019",) and at(m, "B3").period == "2019"
+    assert at(m, "B3").row_path == ("Notional",)
+
+
 def test_a_column_with_a_unit_of_its_own_takes_no_title_scale(model) -> None:
     m = model("intangibles.csv", "(In millions),Useful life (in years),Fair value\n"
               "Purchased technology,4.2,$232\nTrademarks,5.0,25\n")
