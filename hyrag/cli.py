@@ -614,6 +614,12 @@ def _bench_wtq():
     return wtq
 
 
+def _bench_tables():
+    from hyrag.bench import tables
+
+    return tables
+
+
 def _bench_coldstart():
     from hyrag.bench import coldstart
 
@@ -637,7 +643,7 @@ BENCHES: dict[str, Callable[[], object]] = {
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
-    "fit-spans": _bench_fit_spans,
+    "fit-spans": _bench_fit_spans, "tables": _bench_tables,
     "coldstart": _bench_coldstart, "scale": _bench_scale, "embed": _bench_embed,
 }
 

@@ -33,6 +33,10 @@ FOOTNOTE_RE = re.compile(
 )
 
 
+# a nil amount drawn with dashes or rules: "—%", "- - %", "__", "$ — —"
+_NIL_MARK = re.compile(r"[$€£¥]?[\s\-\u2012-\u2015_]*[\-\u2012-\u2015_][\s\-\u2012-\u2015_]*%?")
+
+
 # --------------------------------------------------------------------------- cell helpers
 
 
@@ -49,8 +53,10 @@ def is_empty(v: Cell) -> bool:
     if not isinstance(v, str):
         return v is None
     t = v.strip()
-    # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is
-    return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS)
+    # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is;
+    # so are dashes or rules with a percent sign or spaced out ("—%", "- - %", "__")
+    return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS) or \
+        bool(_NIL_MARK.fullmatch(t))
 
 
 def normalize_cell(v: object) -> Cell:

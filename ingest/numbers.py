@@ -249,6 +249,11 @@ def _repeated(s: str, original: str) -> ParsedNumber | None:
     return replace(a, text=original)
 
 
+# a bracketed amount with its unit after the bracket ("(35)%", "(0.5) %", "(55) bps"), as
+# statements print a negative change: read as the unit inside the bracket ("(35%)"); only a
+# known unit (`_UNITS`), so "(2019) Note" stays text
+_UNIT_AFTER_BRACKET = re.compile(r"(?P<head>[^()]*\([^()]*\d[^()]*?)\s*\)\s*(?P<unit>%|[a-z]{1,4})",
+                                 re.I)
 # an amount (thousands grouped, or after a currency sign) followed by a footnote reference
 _FOOTNOTED = re.compile(r"(\(?[$€£¥]?\s?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(?[$€£¥]\s?\(?\d+"
                         r"(?:\.\d+)?\)?)\s*(?:\((?:\d|[a-z])\)|\*{1,3})", re.I)
@@ -278,6 +283,9 @@ def parse_number(text: object, *, decimal: str = ".") -> ParsedNumber | None:
         # the column writes 1.234,56: swap the marks between digits and read it the one way
         s = _BETWEEN_DIGITS.sub(lambda g: "," if g.group() == "." else ".", s)
     m = _CELL.match(s)
+    if m is None and (ub := _UNIT_AFTER_BRACKET.fullmatch(s)) and (
+            ub.group("unit") == "%" or _unit_of(ub.group("unit"), generic=False)):
+        m = _CELL.match(f"{ub.group('head')} {ub.group('unit')})")
     if m is None and (fn := _FOOTNOTED.fullmatch(s)):
         m = _CELL.match(fn.group(1))
         original = fn.group(1)  # the amount as displayed, without its footnote mark

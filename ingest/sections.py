@@ -97,15 +97,26 @@ def _number(v: Cell) -> tuple[float, int] | None:
     return float(p.value), decimals_shown(v)
 
 
-def _sums(total: Sequence[Cell], parts: list[Sequence[Cell]]) -> bool:
+def adds_up(total: Sequence[Cell], parts: list[Sequence[Cell]],
+            signs: Sequence[int] | None = None) -> bool:
+    """Whether a row's figures are the sums of `parts`' in every column it fills (`_sums`);
+    `signs`: +1 / -1 per part, for a line a statement deducts ("Less: accumulated
+    depreciation", printed without a minus)."""
+    return _sums(total, parts, signs)
+
+
+def _sums(total: Sequence[Cell], parts: list[Sequence[Cell]],
+          signs: Sequence[int] | None = None) -> bool:
     """Whether the total's figures are the sums of the parts' in every column it fills (a
     rounding unit per part of slack: statements round each line on its own)."""
     checked = 0
+    sign = list(signs) if signs is not None else [1] * len(parts)
     for j in range(1, len(total)):
         t = _number(total[j])
         if t is None:
             continue
-        vals = [n for p in parts if (n := _number(p[j])) is not None]
+        vals = [(k * n[0], n[1]) for p, k in zip(parts, sign, strict=True)
+                if (n := _number(p[j])) is not None]
         if not vals:
             return False
         dec = max([t[1], *(d for _, d in vals)])

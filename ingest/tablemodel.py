@@ -39,7 +39,13 @@ from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_blank, is_empty
 from ingest.numbers import parse_number, scale_hint
 from ingest.schema import Role, TableSchema, scale_of_title, takes_title_scale
-from ingest.sections import heading_labels, is_statistic_label, is_total_label, section_paths
+from ingest.sections import (
+    adds_up,
+    heading_labels,
+    is_statistic_label,
+    is_total_label,
+    section_paths,
+)
 from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
@@ -197,9 +203,33 @@ def _period(text: str) -> str | None:
             tk = parse_time_key(_AS_AT.sub("", text).strip(" :"))
         if tk is None and text.endswith(":"):
             tk = parse_time_key(text.rstrip(" :"))  # a heading's colon: "2019:", "Fiscal 2019:"
+        if tk is None and (bare := _without_declarations(text)) != text:
+            tk = parse_time_key(bare)  # "2019 €m", "2018 $'000 Restated"
     except ValueError:
         return None
     return tk.key if tk is not None else None
+
+
+# what a header prints after its period: the unit and scale of the figures beneath ("2019 €m",
+# "2019 $'000", "2019 RMB'000", "2019 US$ million", "(in millions)"; the scale itself is read by
+# `numbers.scale_hint`), a restatement note ("Restated", "Restated3", "(Restated)", "See note
+# 2") and a footnote mark ("April 27, 2019 (1)", "2019*")
+_DECLARATION = re.compile(
+    r"\s*(?:\(?\s*(?:re-?stated|unaudited|audited)\d*\s*\)?|see\s+note\s*\d+|\(\d{1,2}\)|[`*†‡]+|"
+    r"\(?\s*in\s+(?:[a-z]{0,3}[$€£¥]\s*)?(?:millions?|thousands?|billions?)\s*\)?|"
+    r"\(?\s*(?:[a-z]{0,3}[$€£¥]|[a-z]{3}\s*(?=['’]|m\b|mn\b|bn\b|million|billion|thousand))"
+    r"\s*(?:['’]?000|m|mn|bn|k|million|billion|thousands?)?\s*\)?)$", re.I)
+
+
+def _without_declarations(text: str) -> str:
+    """A header level without the unit, scale and restatement notes printed after its period
+    (`_DECLARATION`), stripped from the end a few at a time."""
+    for _ in range(3):
+        bare = _DECLARATION.sub("", text).strip()
+        if bare == text or not bare:
+            break
+        text = bare
+    return text
 
 
 def period_key(text: str) -> str | None:
@@ -309,7 +339,52 @@ def _row_kinds(table: RawTable, heads: Sequence[str | None] | None = None) -> li
         ~filled, np.where(head, "heading", "data"),
         np.where(figure, np.where(total, "total", "data"),
                  np.where(head, "heading", np.where(nonempty, "notes", "data"))))
-    return kinds.astype(object).tolist()
+    out = kinds.astype(object).tolist()
+    unlabelled = np.flatnonzero(figure & cols[0].empty & (kinds == "data")).tolist()
+    if unlabelled:
+        _unlabelled_totals(table, out, unlabelled)
+    return out
+
+
+# a line a statement deducts from the total above it, its figure printed without a minus
+_LESS = re.compile(r"^\s*less\b", re.I)
+# the most lines an unlabelled total is checked against (a statement's block of lines; a list
+# of 100,000 rows with a blank first cell is not summed row by row)
+MAX_TOTAL_PARTS = 60
+
+
+def _unlabelled_totals(table: RawTable, kinds: list[str], rows: list[int]) -> None:
+    """An unlabelled line whose figures add up the labelled lines right above it (back to the
+    last heading, total or unlabelled line) is a total, as one labelled "Total" is: a
+    statement's subtotal without a name ("Current: Federal", "Current: State", then their sum).
+    So is a net line, the total above it and the lines after it ("Less: accumulated
+    depreciation" deducted), and one adding up the subtotals above it (a grand total). In
+    place, on `kinds`."""
+    data = table.rows
+    for i in rows:
+        parts, k = [], i - 1
+        while k >= 0 and kinds[k] == "data" and not is_blank(data[k][0]) and \
+                len(parts) <= MAX_TOTAL_PARTS:
+            parts.append(data[k])
+            k -= 1
+        if len(parts) > MAX_TOTAL_PARTS:
+            continue
+        if len(parts) >= 2 and adds_up(data[i], parts):
+            kinds[i] = "total"
+            continue
+        if parts and k >= 0 and kinds[k] == "total" and adds_up(
+                data[i], [*parts, data[k]], [*(-1 if _LESS.match(cell_text(p[0])) else 1
+                                               for p in parts), 1]):
+            kinds[i] = "total"
+            continue
+        subtotals = []
+        for k in range(i - 1, max(-1, i - 1 - MAX_TOTAL_PARTS), -1):
+            if kinds[k] == "heading":
+                break
+            if kinds[k] == "total":
+                subtotals.append(data[k])
+        if len(subtotals) >= 2 and adds_up(data[i], subtotals):
+            kinds[i] = "total"
 
 
 def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = None) -> TableModel:

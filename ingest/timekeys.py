@@ -125,9 +125,12 @@ def _c(pattern: str) -> re.Pattern[str]:
 _P_LTM_BARE = _c(r"(?:ltm|ttm|l12m|(?:last|trailing)\s+(?:twelve|12)\s+months)")
 _P_LTM_PRE = _c(r"(?:ltm|ttm|l12m)[\s\-_:/]*(?:(?:ended|ending|to)\s+)?(?P<rest>.+)")
 _P_LTM_POST = _c(r"(?P<rest>.+?)[\s\-_]*(?:ltm|ttm)")
+# "year ended", "year-ended", and a retailer's "52 weeks ended" / "53 weeks ended" (its fiscal
+# year, of 52 or 53 weeks, read as the twelve months ending that day)
 _P_ENDED = _c(
     r"(?:the\s+)?(?P<kind>(?:(?:fiscal|financial)\s+)?(?:year|quarter|half(?:[\s\-]year)?)"
-    r"|(?:twelve|12|three|3|six|6)\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?(?P<rest>.+)"
+    r"|(?:twelve|12|three|3|six|6)\s+months|5[23]\s+weeks)[\s\-]+end(?:ed|ing)\s+(?:on\s+)?"
+    r"(?P<rest>.+)"
 )
 _P_ISO_DATE = _c(rf"(?P<y>\d{{4}})(?P<s>[-/.])(?P<m>\d{{1,2}})(?P=s)(?P<d>\d{{1,2}}){_TIME}")
 _P_NUM_DATE = _c(r"(?P<a>\d{1,2})(?P<s>[-/.])(?P<b>\d{1,2})(?P=s)(?P<y>\d{4})")

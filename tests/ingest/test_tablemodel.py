@@ -146,6 +146,42 @@ def test_a_period_over_figures_is_still_their_column_s_period(model) -> None:
     assert at(m, "B3").row_path == ("Notional",)
 
 
+def test_a_period_header_with_its_unit_and_a_restatement_note_is_that_period(model) -> None:
+    m = model("costs_eur.csv", "Expense,2019 €m,2018 €m Restated,2017 (in millions)\n"
+              "Defined contribution schemes,166,178,192\n")
+    assert [c.period for c in m.columns[1:]] == ["2019", "2018", "2017"]
+    c = at(m, "C2")
+    assert (c.value, c.scale, c.unit, c.period) == (178, "million", "EUR", "2018")
+
+
+def test_an_unlabelled_line_adding_up_the_lines_above_is_a_total(model) -> None:
+    m = model("tax.csv", ",2019,2018\nCurrent: Federal,\"1,139\",\"1,294\"\n"
+              "Current: State,428,423\n,\"1,567\",\"1,717\"\nDeferred: Federal,34,(470)\n"
+              "Deferred: State,6,(83)\n,40,(553)\n,\"1,607\",\"1,164\"\n"
+              "Rounding,1,2\n,7,9\n")
+    kinds = {r.row: r.kind for r in m.rows}
+    # both subtotals, and the grand total of the two; an unlabelled line that adds up
+    # nothing above it stays a line
+    assert [kinds[r] for r in (4, 7, 8, 10)] == ["total", "total", "total", "data"]
+    assert [kinds[r] for r in (2, 3, 5, 6, 9)] == ["data"] * 5
+
+
+def test_a_net_line_after_a_deduction_is_a_total(model) -> None:
+    m = model("ppe.csv", ",2019,2018\nLand,\"1,949\",\"2,185\"\nBuildings,\"138,755\",\"129,582\"\n"
+              ",\"140,704\",\"131,767\"\nLess: Accumulated depreciation,\"36,389\",\"33,658\"\n"
+              ",\"104,315\",\"98,109\"\n")
+    assert [r.kind for r in m.rows] == ["data", "data", "total", "data", "total"]
+
+
+def test_a_change_column_of_bracketed_percentages_and_nil_marks_holds_figures(model) -> None:
+    m = model("segments.csv", "Segment,2019,2018,% Change\nGrocery,\"3,287\",\"3,301\",—%\n"
+              "International,793,846,(6)%\nFoodservice,934,\"1,051\",(11)%\nRetail,620,600,3%\n")
+    assert m.columns[3].role == "numeric"
+    assert at(m, "D3").row_path == ("International",)
+    assert (at(m, "D3").value, at(m, "D3").scale) == (-6.0, "percent")
+    assert (at(m, "D2").text, at(m, "D2").value) == ("—%", None)
+
+
 def test_a_column_with_a_unit_of_its_own_takes_no_title_scale(model) -> None:
     m = model("intangibles.csv", "(In millions),Useful life (in years),Fair value\n"
               "Purchased technology,4.2,$232\nTrademarks,5.0,25\n")

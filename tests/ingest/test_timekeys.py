@@ -245,6 +245,13 @@ def test_year_ended_off_the_fiscal_calendar_is_the_same_twelve_months_as_ltm() -
     assert (tk.start, tk.end) == (aligned.start, aligned.end)
 
 
+def test_a_hyphenated_year_ended_and_a_retailers_52_weeks_are_twelve_months() -> None:
+    assert parse_time_key("Year-ended 31 March 2019") == parse_time_key("Year ended 31 March 2019")
+    tk = parse_time_key("52 weeks ended 30 Mar 2019")
+    assert tk is not None and tk.grain == "ltm" and tk.end == dt.date(2019, 3, 30)
+    assert tk.start == dt.date(2018, 3, 31)
+
+
 def test_bad_fiscal_month_is_refused() -> None:
     with pytest.raises(TimeKeyError):
         parse_time_key("2024", fiscal_year_start_month=13)
