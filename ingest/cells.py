@@ -34,6 +34,7 @@ FOOTNOTE_RE = re.compile(
 
 
 # a nil amount drawn with dashes or rules: "—%", "- - %", "__", "$ — —"
+_NIL_FIRST = frozenset("$€£¥-_\u2012\u2013\u2014\u2015")  # how a nil mark starts: checked first
 _NIL_MARK = re.compile(r"[$€£¥]?[\s\-\u2012-\u2015_]*[\-\u2012-\u2015_][\s\-\u2012-\u2015_]*%?")
 
 
@@ -55,8 +56,8 @@ def is_empty(v: Cell) -> bool:
     t = v.strip()
     # a dash under a currency sign ("$—", "$ -") is a statement's nil amount, as a bare dash is;
     # so are dashes or rules with a percent sign or spaced out ("—%", "- - %", "__")
-    return not t or t.lower() in NULLS or (t[:1] in "$€£¥" and t[1:].strip() in NULLS) or \
-        bool(_NIL_MARK.fullmatch(t))
+    return not t or t.lower() in NULLS or (t[0] in "$€£¥" and t[1:].strip() in NULLS) or (
+        t[0] in _NIL_FIRST and bool(_NIL_MARK.fullmatch(t)))
 
 
 def normalize_cell(v: object) -> Cell:

@@ -189,6 +189,11 @@ class TableModel:
 # the words a heading puts before the date it is "as at": "As at 31 December 2019", "As of
 # December 31, 2018", "At June 30, 2019"
 _AS_AT = re.compile(r"^\s*(?:as\s+)?(?:at|of)\s+(?=\S*\d|[a-z]+\.?\s+\d)", re.I)
+# a label, then the day its figures stand at: "Balances, January 31, 2018", "Estimated at June
+# 30, 2019", "Final as of December 31, 2019", "Balance on 1 April 2019"
+_DATED_LABEL = re.compile(r"^[a-z][\w\s'’&-]*?(?:,|\s+(?:as\s+)?(?:at|of|on))\s+(?P<day>"
+                          r"(?:\d{1,2}\s+[a-z]{3,9}\.?,?\s+|[a-z]{3,9}\.?\s+\d{1,2},?\s+)\d{4})$",
+                          re.I)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -205,6 +210,11 @@ def _period(text: str) -> str | None:
             tk = parse_time_key(text.rstrip(" :"))  # a heading's colon: "2019:", "Fiscal 2019:"
         if tk is None and (bare := _without_declarations(text)) != text:
             tk = parse_time_key(bare)  # "2019 €m", "2018 $'000 Restated"
+        if tk is None and (dated := _DATED_LABEL.match(_without_declarations(text))):
+            # "Balances, January 31, 2018", "Final as of December 31, 2019": a balance on a
+            # day (a full date only: "Notes due 2025" names no period)
+            day = parse_time_key(dated.group("day"))
+            tk = day if day is not None and day.grain == "date" else None
     except ValueError:
         return None
     return tk.key if tk is not None else None

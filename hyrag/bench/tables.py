@@ -9,8 +9,8 @@ what a person reading the table would never do. Each check is a pure function of
   are; an unlabelled line that adds up the lines above is a `total`, not a `data` row);
 - `figures_in_row_paths`: a level of a report row's path that is a figure or a nil mark
   ("3.7%", "$—"): a column of figures read as a column of names;
-- `unread_period_headers`: a table with no period column although a header names a year
-  ("2019 €m"): questions "in 2019" cannot meet its figures;
+- `unread_period_headers`: a table with no period in its columns or rows although a header
+  names a year ("2019 €m"): questions "in 2019" cannot meet its figures;
 - `figure_columns_as_text`: a report's column of names whose cells are mostly figures.
 
 The two checks of names read report tables only (`is_report`): a list's rows are named by
@@ -67,8 +67,9 @@ def figures_in_row_paths(m: TableModel) -> list[str]:
 
 
 def unread_period_headers(m: TableModel) -> list[str]:
-    """A table without a period column whose headers name a year."""
-    if any(c.period for c in m.columns):
+    """A table whose headers name a year while neither a column nor a row has a period (a
+    date in the corner cell dates the rows, `ingest.tablemodel`)."""
+    if any(c.period for c in m.columns) or any(r.period for r in m.rows):
         return []
     named = [" / ".join(c.path) for c in m.columns if _YEAR.search(" ".join(c.path))]
     return [f"columns {named}"] if named else []

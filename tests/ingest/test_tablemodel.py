@@ -12,7 +12,7 @@ import pytest
 import hyrag
 from hyrag import tablecells
 from hyrag.settings import Settings
-from ingest.tablemodel import ModelCell, TableModel
+from ingest.tablemodel import ModelCell, TableModel, period_key
 
 
 @pytest.fixture()
@@ -180,6 +180,13 @@ def test_a_change_column_of_bracketed_percentages_and_nil_marks_holds_figures(mo
     assert at(m, "D3").row_path == ("International",)
     assert (at(m, "D3").value, at(m, "D3").scale) == (-6.0, "percent")
     assert (at(m, "D2").text, at(m, "D2").value) == ("—%", None)
+
+
+def test_a_balance_column_is_dated_by_the_day_its_header_names(model) -> None:
+    m = model("reserve.csv", ",\"Balances, January 31, 2018\",Additions,Payments,"
+              "\"Final as of January 31, 2019\"\nWarranty reserve,$12,4,(6),$10\n")
+    assert [c.period for c in m.columns[1:]] == ["2018-01-31", None, None, "2019-01-31"]
+    assert period_key("Notes due 2025") is None  # a maturity is no period of the figures
 
 
 def test_a_column_with_a_unit_of_its_own_takes_no_title_scale(model) -> None:
