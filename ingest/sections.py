@@ -99,16 +99,10 @@ def _number(v: Cell) -> tuple[float, int] | None:
 
 def adds_up(total: Sequence[Cell], parts: list[Sequence[Cell]],
             signs: Sequence[int] | None = None) -> bool:
-    """Whether a row's figures are the sums of `parts`' in every column it fills (`_sums`);
-    `signs`: +1 / -1 per part, for a line a statement deducts ("Less: accumulated
-    depreciation", printed without a minus)."""
-    return _sums(total, parts, signs)
-
-
-def _sums(total: Sequence[Cell], parts: list[Sequence[Cell]],
-          signs: Sequence[int] | None = None) -> bool:
     """Whether the total's figures are the sums of the parts' in every column it fills (a
-    rounding unit per part of slack: statements round each line on its own)."""
+    rounding unit per part of slack: statements round each line on its own). `signs`: +1 / -1
+    per part, for a line a statement deducts ("Less: accumulated depreciation", printed
+    without a minus)."""
     checked = 0
     sign = list(signs) if signs is not None else [1] * len(parts)
     for j in range(1, len(total)):
@@ -151,10 +145,10 @@ def row_sections(table: RawTable,
         if current is None:
             continue
         label = r[0] if isinstance(r[0], str) else ("" if is_empty(r[0]) else str(r[0]))
-        if _TOTAL.match(label) or (not label.strip() and parts and _sums(r, parts)):
+        if _TOTAL.match(label) or (not label.strip() and parts and adds_up(r, parts)):
             # "Total ..." ends the section; so does an unlabelled line adding it up (a
             # statement's subtotal without a name). Either belongs to it when it adds it up.
-            if parts and _sums(r, parts):
+            if parts and adds_up(r, parts):
                 out[i] = current
             current, parts = None, []
             continue

@@ -208,9 +208,10 @@ def _period(text: str) -> str | None:
             tk = parse_time_key(_AS_AT.sub("", text).strip(" :"))
         if tk is None and text.endswith(":"):
             tk = parse_time_key(text.rstrip(" :"))  # a heading's colon: "2019:", "Fiscal 2019:"
-        if tk is None and (bare := _without_declarations(text)) != text:
+        bare = _without_declarations(text) if tk is None else text
+        if tk is None and bare != text:
             tk = parse_time_key(bare)  # "2019 €m", "2018 $'000 Restated"
-        if tk is None and (dated := _DATED_LABEL.match(_without_declarations(text))):
+        if tk is None and (dated := _DATED_LABEL.match(bare)):
             # "Balances, January 31, 2018", "Final as of December 31, 2019": a balance on a
             # day (a full date only: "Notes due 2025" names no period)
             day = parse_time_key(dated.group("day"))
@@ -225,7 +226,8 @@ def _period(text: str) -> str | None:
 # `numbers.scale_hint`), a restatement note ("Restated", "Restated3", "(Restated)", "See note
 # 2") and a footnote mark ("April 27, 2019 (1)", "2019*")
 _DECLARATION = re.compile(
-    r"\s*(?:\(?\s*(?:re-?stated|unaudited|audited)\d*\s*\)?|see\s+note\s*\d+|\(\d{1,2}\)|[`*†‡]+|"
+    r"\s*(?:\(?\s*(?:re-?stated|unaudited|audited)\d*\s*\)?|see\s+note\s*\d+|"
+    r"\(\d{1,2}\)|[`*†‡]+|"
     r"\(?\s*in\s+(?:[a-z]{0,3}[$€£¥]\s*)?(?:millions?|thousands?|billions?)\s*\)?|"
     r"\(?\s*(?:[a-z]{0,3}[$€£¥]|[a-z]{3}\s*(?=['’]|m\b|mn\b|bn\b|million|billion|thousand))"
     r"\s*(?:['’]?000|m|mn|bn|k|million|billion|thousands?)?\s*\)?)$", re.I)
@@ -372,29 +374,31 @@ def _unlabelled_totals(table: RawTable, kinds: list[str], rows: list[int]) -> No
     place, on `kinds`."""
     data = table.rows
     for i in rows:
-        parts, k = [], i - 1
-        while k >= 0 and kinds[k] == "data" and not is_blank(data[k][0]) and \
+        parts, above = [], i - 1  # the labelled lines right above, nearest first
+        while above >= 0 and kinds[above] == "data" and not is_blank(data[above][0]) and \
                 len(parts) <= MAX_TOTAL_PARTS:
-            parts.append(data[k])
-            k -= 1
+            parts.append(data[above])
+            above -= 1
         if len(parts) > MAX_TOTAL_PARTS:
             continue
-        if len(parts) >= 2 and adds_up(data[i], parts):
+        net = bool(parts) and above >= 0 and kinds[above] == "total"
+        if (len(parts) >= 2 and adds_up(data[i], parts)) or (net and adds_up(
+                data[i], [*parts, data[above]],
+                [*(-1 if _LESS.match(cell_text(p[0])) else 1 for p in parts), 1])) or \
+                _adds_up_subtotals(data, kinds, i):
             kinds[i] = "total"
-            continue
-        if parts and k >= 0 and kinds[k] == "total" and adds_up(
-                data[i], [*parts, data[k]], [*(-1 if _LESS.match(cell_text(p[0])) else 1
-                                               for p in parts), 1]):
-            kinds[i] = "total"
-            continue
-        subtotals = []
-        for k in range(i - 1, max(-1, i - 1 - MAX_TOTAL_PARTS), -1):
-            if kinds[k] == "heading":
-                break
-            if kinds[k] == "total":
-                subtotals.append(data[k])
-        if len(subtotals) >= 2 and adds_up(data[i], subtotals):
-            kinds[i] = "total"
+
+
+def _adds_up_subtotals(data: Sequence[Sequence[Cell]], kinds: Sequence[str], i: int) -> bool:
+    """Whether row `i` adds up two or more totals above it, back to the nearest heading (at
+    most `MAX_TOTAL_PARTS` rows up): a grand total."""
+    subtotals = []
+    for k in range(i - 1, max(-1, i - 1 - MAX_TOTAL_PARTS), -1):
+        if kinds[k] == "heading":
+            break
+        if kinds[k] == "total":
+            subtotals.append(data[k])
+    return len(subtotals) >= 2 and adds_up(data[i], subtotals)
 
 
 def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = None) -> TableModel:
@@ -429,19 +433,21 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
         c.role is Role.NUMERIC for c in schema.columns if c.position != 0))
     if corner is not None:
         title_period = corner
+    # each column's period: its header's, but not the corner's (that is the whole grid's)
+    col_periods = [None if j == 0 and corner is not None else _period_of_path(path)
+                   for j, path in enumerate(paths)]
     # any other column headed by a period holds that period's figures, whatever else it holds
-    # (a maturity date, a hedge ratio "1:1" beside the amounts): it never names the row
-    naming = [j for j in naming if j != time_pos and (
-        _period_of_path(paths[j]) is None or (j == 0 and corner is not None))]
-    # nor does a column whose every written cell is a nil mark ("—", "$—": a fair-value
-    # level with nothing in it): it is a column of figures, all of them nothing
-    naming = [j for j in naming if not _all_nil(table.coded[j])]
+    # (a maturity date, a hedge ratio "1:1" beside the amounts): it never names the row; nor
+    # does a column whose every written cell is a nil mark ("—", "$—": a fair-value level with
+    # nothing in it): it is a column of figures, all of them nothing
+    naming = [j for j in naming if j != time_pos and col_periods[j] is None
+              and not _all_nil(table.coded[j])]
     grid = table.sheet is not None or table.page is not None or table.source.lower().endswith(
         (".csv", ".tsv", ".txt"))
     columns = tuple(ModelColumn(
         column=table.col_locs[j], letter=column_letter(table.col_locs[j]) if grid else None,
-        path=tuple(paths[j]), period=None if j == 0 and corner is not None
-        else _period_of_path(paths[j]), role=by_pos[j].role.value if j in by_pos else "text") for j in range(len(paths)))
+        path=tuple(paths[j]), period=col_periods[j],
+        role=by_pos[j].role.value if j in by_pos else "text") for j in range(len(paths)))
     keys = None
     if typed is not None and time_pos is not None and time_pos in by_pos and \
             schema.time_column == by_pos[time_pos].name and "__time_key" in typed:
