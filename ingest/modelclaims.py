@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ingest.tablemodel import period_key
+from ingest.labelperiods import period_key
 
 if TYPE_CHECKING:
     from ingest.tablemodel import TableModel

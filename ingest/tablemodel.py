@@ -29,7 +29,6 @@ Pure: no database, no engine; `build` is a function of the raw table and its sch
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from ingest.captions import title_year
 from ingest.cells import cell_kind, cell_text, is_blank, is_empty
+from ingest.labelperiods import label_period, period_of_path
 from ingest.numbers import parse_number, scale_hint
 from ingest.schema import Role, TableSchema, scale_of_title, takes_title_scale
 from ingest.sections import (
@@ -46,7 +46,6 @@ from ingest.sections import (
     is_total_label,
     section_paths,
 )
-from ingest.timekeys import parse_time_key
 from ingest.types import Cell, RawTable, column_letter
 
 if TYPE_CHECKING:  # the typed frame is handed in; reading a stored model needs no pandas
@@ -186,70 +185,6 @@ class TableModel:
         return hits[0] if len(hits) == 1 else None
 
 
-# the words a heading puts before the date it is "as at": "As at 31 December 2019", "As of
-# December 31, 2018", "At June 30, 2019"
-_AS_AT = re.compile(r"^\s*(?:as\s+)?(?:at|of)\s+(?=\S*\d|[a-z]+\.?\s+\d)", re.I)
-# a label, then the day its figures stand at: "Balances, January 31, 2018", "Estimated at June
-# 30, 2019", "Final as of December 31, 2019", "Balance on 1 April 2019"
-_DATED_LABEL = re.compile(r"^[a-z][\w\s'’&-]*?(?:,|\s+(?:as\s+)?(?:at|of|on))\s+(?P<day>"
-                          r"(?:\d{1,2}\s+[a-z]{3,9}\.?,?\s+|[a-z]{3,9}\.?\s+\d{1,2},?\s+)\d{4})$",
-                          re.I)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _period(text: str) -> str | None:
-    """The period key a label names, None when none (labels repeat: cached). A balance date
-    "as at" a day is that day."""
-    if not text:
-        return None
-    try:
-        tk = parse_time_key(text)
-        if tk is None and _AS_AT.match(text):
-            tk = parse_time_key(_AS_AT.sub("", text).strip(" :"))
-        if tk is None and text.endswith(":"):
-            tk = parse_time_key(text.rstrip(" :"))  # a heading's colon: "2019:", "Fiscal 2019:"
-        bare = _without_declarations(text) if tk is None else text
-        if tk is None and bare != text:
-            tk = parse_time_key(bare)  # "2019 €m", "2018 $'000 Restated"
-        if tk is None and (dated := _DATED_LABEL.match(bare)):
-            # "Balances, January 31, 2018", "Final as of December 31, 2019": a balance on a
-            # day (a full date only: "Notes due 2025" names no period)
-            day = parse_time_key(dated.group("day"))
-            tk = day if day is not None and day.grain == "date" else None
-    except ValueError:
-        return None
-    return tk.key if tk is not None else None
-
-
-# what a header prints after its period: the unit and scale of the figures beneath ("2019 €m",
-# "2019 $'000", "2019 RMB'000", "2019 US$ million", "(in millions)"; the scale itself is read by
-# `numbers.scale_hint`), a restatement note ("Restated", "Restated3", "(Restated)", "See note
-# 2") and a footnote mark ("April 27, 2019 (1)", "2019*")
-_DECLARATION = re.compile(
-    r"\s*(?:\(?\s*(?:re-?stated|unaudited|audited)\d*\s*\)?|see\s+note\s*\d+|"
-    r"\(\d{1,2}\)|[`*†‡]+|"
-    r"\(?\s*in\s+(?:[a-z]{0,3}[$€£¥]\s*)?(?:millions?|thousands?|billions?)\s*\)?|"
-    r"\(?\s*(?:[a-z]{0,3}[$€£¥]|[a-z]{3}\s*(?=['’]|m\b|mn\b|bn\b|million|billion|thousand))"
-    r"\s*(?:['’]?000|m|mn|bn|k|million|billion|thousands?)?\s*\)?)$", re.I)
-
-
-def _without_declarations(text: str) -> str:
-    """A header level without the unit, scale and restatement notes printed after its period
-    (`_DECLARATION`), stripped from the end a few at a time."""
-    for _ in range(3):
-        bare = _DECLARATION.sub("", text).strip()
-        if bare == text or not bare:
-            break
-        text = bare
-    return text
-
-
-def period_key(text: str) -> str | None:
-    """The canonical period a label names ("As at 31 December 2019": 2019-12-31), None when it
-    names none."""
-    return _period(text.strip())
-
-
 def _all_nil(col: CodedColumn) -> bool:
     """Whether every written cell of a column is a nil mark (`cells.is_empty` but not blank),
     read once per distinct cell."""
@@ -266,17 +201,7 @@ def _corner_period(paths: Sequence[Sequence[str]], naming: Sequence[int], time_p
     one period, they are the lines the whole grid is dated by."""
     if not paths or 0 not in naming or time_pos == 0 or not figures:
         return None
-    return _period_of_path(paths[0])
-
-
-def _period_of_path(path: Sequence[str]) -> str | None:
-    """The innermost level of a path that is a period ("International" over "September 30,
-    2018": 2018-09-30)."""
-    for level in reversed(path):
-        p = _period(level)
-        if p is not None:
-            return p
-    return None
+    return period_of_path(paths[0])
 
 
 def _period_labels(table: RawTable, kinds: list[str]) -> bool:
@@ -291,9 +216,9 @@ def _period_labels(table: RawTable, kinds: list[str]) -> bool:
     col = table.coded[0]
     keep = (np.asarray(kinds, dtype=object) == "data") & ~col.empty
     labels = col.texts[keep].tolist()
-    if not any(_period(x) for x in labels[:PERIOD_SAMPLE]):
+    if not any(label_period(x) for x in labels[:PERIOD_SAMPLE]):
         return False
-    dated = [_period(x) is not None for x in labels]
+    dated = [label_period(x) is not None for x in labels]
     n = sum(dated)
     if n < MIN_PERIOD_ROWS:
         return False
@@ -313,7 +238,7 @@ def period_labels(table: RawTable, *, pure: bool = False) -> bool:
     kinds = _row_kinds(table)
     if not _period_labels(table, kinds):
         return False
-    return not pure or all(_period(label) is not None or is_statistic_label(label)
+    return not pure or all(label_period(label) is not None or is_statistic_label(label)
                            for r, k in zip(table.rows, kinds, strict=True)
                            if k == "data" and (label := cell_text(r[0])))
 
@@ -415,7 +340,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     periods_down = _period_labels(table, kinds)
     if periods_down:
         kinds = ["metadata" if k == "data" and not is_blank(r[0])
-                 and _period(label := cell_text(r[0])) is None and is_statistic_label(label)
+                 and label_period(label := cell_text(r[0])) is None and is_statistic_label(label)
                  else k for r, k in zip(table.rows, kinds, strict=True)]
     by_pos = {c.position: c for c in schema.columns}
     paths = table.column_paths or tuple((h,) if h else () for h in table.header)
@@ -434,7 +359,7 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     if corner is not None:
         title_period = corner
     # each column's period: its header's, but not the corner's (that is the whole grid's)
-    col_periods = [None if j == 0 and corner is not None else _period_of_path(path)
+    col_periods = [None if j == 0 and corner is not None else period_of_path(path)
                    for j, path in enumerate(paths)]
     # any other column headed by a period holds that period's figures, whatever else it holds
     # (a maturity date, a hedge ratio "1:1" beside the amounts): it never names the row; nor
@@ -516,7 +441,7 @@ def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Seq
     elif keys is not None:
         periods = keys
     else:
-        periods = cols[time_pos].read_text(_period).tolist()
+        periods = cols[time_pos].read_text(label_period).tolist()
     named: list[np.ndarray] = []
     for j in sorted([*naming, *([time_pos] if time_pos is not None else [])]):
         shown = np.where(cols[j].empty, None, cols[j].texts)
@@ -534,7 +459,7 @@ def _model_rows(table: RawTable, sections: Sequence[tuple[str, ...]], kinds: Seq
         # a heading's own row: the path it opens (its label is the path's last level)
         path = sec if kind == "heading" and sec else (*sec, *names)
         if sec not in section_period:
-            section_period[sec] = next((p for p in map(_period, reversed(sec)) if p), None)
+            section_period[sec] = next((p for p in map(label_period, reversed(sec)) if p), None)
         if prev is not None and kind == "data" and prev.kind in ("data", "total") and \
                 prev.path[:prev.headings] == sec and len(names) == 1 and \
                 _OF_ABOVE.match(names[0]):

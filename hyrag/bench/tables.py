@@ -37,8 +37,6 @@ from ingest.cells import is_empty
 from ingest.tablemodel import TableModel, is_figure
 from ingest.units import MAGNITUDES
 
-# a cell that reads as a figure: digits with separators, a sign, a bracket, a currency or "%"
-_FIGURE_TEXT = re.compile(r"^\s*[-+(]?\s*[$€£¥]?\s*\(?\d[\d,.]*\)?\s*%?\s*\)?\s*$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 SHOW = 5  # examples shown per check
 
@@ -76,7 +74,8 @@ def unread_period_headers(m: TableModel) -> list[str]:
 
 
 def figure_columns_as_text(m: TableModel) -> list[str]:
-    """Columns of names (not the first) of a report's table whose cells are mostly figures."""
+    """Columns of names (not the first) of a report's table whose cells are mostly figures, as
+    the table model itself tells a figure from a name (`tablemodel.is_figure`: "(12)%", "3-5")."""
     if not is_report(m):
         return []
     a = m.arrays
@@ -85,7 +84,7 @@ def figure_columns_as_text(m: TableModel) -> list[str]:
         if j == 0 or c.role == "numeric":
             continue
         texts = [t for t, cj in zip(a.text, a.column, strict=True) if cj == j]
-        if texts and sum(bool(_FIGURE_TEXT.match(t)) for t in texts) * 2 >= len(texts):
+        if texts and sum(is_figure(t) for t in texts if t.strip()) * 2 >= len(texts):
             out.append(f"column {' / '.join(c.path) or j}: {texts[:3]}")
     return out
 

@@ -12,7 +12,8 @@ import pytest
 import hyrag
 from hyrag import tablecells
 from hyrag.settings import Settings
-from ingest.tablemodel import ModelCell, TableModel, period_key
+from ingest.labelperiods import period_key
+from ingest.tablemodel import ModelCell, TableModel
 
 
 @pytest.fixture()
