@@ -47,6 +47,7 @@ from ingest.sections import (
     section_paths,
 )
 from ingest.types import Cell, RawTable, column_letter
+from ingest.units import MAGNITUDES
 
 if TYPE_CHECKING:  # the typed frame is handed in; reading a stored model needs no pandas
     import numpy as np
@@ -85,6 +86,36 @@ def row_measure(label: str) -> tuple[str, str] | None:
     if _PER_UNIT.search(label):
         return ("", unit)
     return None
+
+
+def row_magnitude(label: str, headings: Sequence[str] = ()) -> str:
+    """The magnitude ("thousand", "million", "billion") a row's label, else the innermost
+    section heading above it, declares for the row's figures ("Gross profit (in thousands)",
+    "Shares used in computing (in millions):"), "" when none does. It is said of that row
+    alone, so it outranks the table's title and the column's header; a cell that states its
+    own ("$4.4 billion") keeps it. Only labels with a bracket are read: a statement declares a
+    line's magnitude in brackets, and a list of 100,000 names then costs a substring test per
+    name, not the unit lexicon (`numbers.scale_hint`) per name."""
+    for text in (label, *reversed(headings)):
+        if "(" in text:
+            scale, _ = scale_hint(text)
+            if scale in MAGNITUDES:
+                return scale
+    return ""
+
+
+def _row_magnitudes(rows: Sequence[ModelRow]) -> dict[int, str]:
+    """`row_magnitude` of every row that declares one, by position: not headings, and not a
+    row whose own label states another measure ("% of revenue", "Number of stores" under
+    "(in thousands)": `row_measure`)."""
+    out = {}
+    for i, r in enumerate(rows):
+        if r.kind == "heading" or not any("(" in lvl for lvl in r.path):
+            continue  # (`row_magnitude` reads bracketed labels only: one test per level)
+        own = " ".join(lvl for lvl in r.path[r.headings:] if not is_figure(lvl))
+        if (m := row_magnitude(own, r.path[:r.headings])) and row_measure(own) is None:
+            out[i] = m
+    return out
 
 
 @dataclass(frozen=True)
@@ -421,6 +452,16 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                     and inherited[j] == title_scale:
                 scales[k] = m[0]
                 units[k] = m[1] or units[k]
+    if magnitudes := _row_magnitudes(rows):
+        # a row's own magnitude replaces the one its cells took from their column or the
+        # title (a percent column keeps its percent; a cell's own scale is kept)
+        took = {j: (c.scale if (c := by_pos.get(j)) is not None and c.scale else title_scale)
+                for j in range(len(paths))}
+        for k, (i, j) in enumerate(zip(ri.tolist(), ci.tolist(), strict=True)):
+            m = magnitudes.get(i)
+            if m is not None and values[k] is not None and scales[k] == took[j] \
+                    and took[j] != "percent":
+                scales[k] = m
     _first_mark_percent(ri, ci, texts, values, scales, units)
     arrays = _in_file_order(ri, ci, texts, values, scales, units)
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
@@ -522,6 +563,8 @@ def _row_scale(own: str, headings: Sequence[str]) -> tuple[str, str] | None:
         if got is not None and (mine is None or got[0] == "percent"):
             return got
     return mine
+
+
 def _in_file_order(*columns: np.ndarray) -> CellArrays:
     """The cells, gathered column by column, in file order (by row, then column). Each
     column's cells are in row order and the columns come left to right, so a stable sort by

@@ -209,6 +209,26 @@ def test_a_row_stating_its_own_measure_takes_no_title_scale(model) -> None:
     assert at(m, "C8").scale == ""  # under a heading that states a per-share measure
 
 
+def test_a_row_declaring_its_magnitude_states_its_figures_in_it(model) -> None:
+    # no title, no units row: each line says what its figures are in
+    m = model("eggs.csv", "Fiscal Year ended,\"June 1, 2019\",\"June 2, 2018\"\n"
+              "Net income (loss) - (in thousands),\"$54,229\",\"$125,932\"\n"
+              "Gross profit (in thousands),\"222,859\",\"361,046\"\n"
+              "Net average selling price (rounded),1.27,1.40\n"
+              "Dozens sold (in millions),\"1,231.7\",\"1,094.5\"\n"
+              "Margin (% of sales),12.5,13.1\n"
+              "Headline revenue,$4.4 billion,$4.1 billion\n")
+    assert [at(m, a).scale for a in ("B2", "C3", "B4", "B5", "B7")] == [
+        "thousand", "thousand", "", "million", "billion"]
+    assert at(m, "B6").scale not in ("thousand", "million", "billion")  # a share, no magnitude
+
+
+def test_a_heading_declaring_a_magnitude_states_the_lines_beneath_in_it(model) -> None:
+    m = model("shares.csv", ",2019,2018\nShares used in computing (in millions):,,\n"
+              "Basic,412,405\nDiluted,418,409\nNet income,\"1,200\",950\n")
+    assert (at(m, "B3").scale, at(m, "C4").scale) == ("million", "million")
+
+
 def test_a_cells_claim_states_the_scale_its_model_cell_reads(tmp_path: Path) -> None:
     """"(in thousands, except per share data)": the claim a user's SQL or a direct lookup
     reads for "Earnings per share" states 2.40, not 2,400 thousand, as its model cell does;

@@ -22,6 +22,7 @@ from hyrag.answer.programs.language import OPERATORS, Cell, Program, Span
 from hyrag.answer.programs.lexicon import year_of_text
 from hyrag.answer.programs.link import TableIndex
 from hyrag.errors import HyragError
+from ingest.cells import is_empty
 
 
 class ExecutionError(HyragError):
@@ -167,6 +168,13 @@ def _num(cv: CellValue) -> float:
     return float(cv.value)
 
 
+def _nil(part: tuple) -> bool:
+    """Whether an evaluated operand is a nil mark ("—", "$ -", "n/a": `cells.is_empty`): a
+    statement's way of saying there is no amount, which answers no "what was X" — the
+    question's answer is then in the prose ("we had no investing activities"), or nowhere."""
+    return isinstance(part[0], str) and is_empty(part[0])
+
+
 def _fmt(v: float) -> str:
     return f"{v:g}" if abs(v) < 1e15 else f"{v:.6g}"
 
@@ -183,7 +191,10 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
                              _fmt(cv.value) if cv.value is not None else repr(cv.text))
         return got[0], got[1], list(got[2]), got[3]
     if p.op == "lookup":
-        return _eval(p.args[0], tables, memo)
+        got = _eval(p.args[0], tables, memo)
+        if _nil(got):
+            raise ExecutionError(f"{got[3]} is a nil mark: it states no value to answer with")
+        return got
     parts = [_eval(a, tables, memo) for a in p.args]
     if p.op == "streak":
         return _streak(p, parts, tables, memo)
@@ -194,6 +205,8 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
             raise ExecutionError(f"{p.op}: no operand passes {p.where}")
     cells = [c for part in parts for c in part[2]]
     if p.op == "each":
+        if all(_nil(x) for x in parts):
+            raise ExecutionError("each: every operand is a nil mark, none states a value")
         return [x[0] for x in parts], _common_scale(parts, strict=False), cells, \
             "; ".join(x[3] for x in parts)
     if p.op == "count":

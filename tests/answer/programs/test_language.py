@@ -8,6 +8,7 @@ from hyrag.answer.programs.execute import ExecutionError, run
 from hyrag.answer.programs.language import Cell, Program
 from hyrag.answer.programs.tables import tables
 from hyrag.kb import KnowledgeBase
+from tests.answer.conftest import csv_kb
 
 
 def _at(kb: KnowledgeBase, label: str, period: str) -> Cell:
@@ -100,6 +101,26 @@ def test_what_cannot_be_computed_is_an_execution_error(kb: KnowledgeBase) -> Non
         run(Program("sum", (pct, amount)), tabs)
     with pytest.raises(ExecutionError, match="no table"):
         run(Program("lookup", (Cell("nowhere", 0, 0),)), tabs)
+
+
+def test_a_nil_mark_answers_no_lookup(tmp_path) -> None:
+    """A statement's dash says there is no amount: "what were the investing activities in
+    2019?" over a line of dashes is no lookup of "—" (the prose says why), while a sum over
+    the dash and a figure still reads the figure."""
+    kb = csv_kb(tmp_path, "cash.csv", ",2019,2018\nOperating activities,\"1,250\",980\n"
+                "Investing activities,—,$ -\nFinancing activities,(310),(295)\n")
+    try:
+        tabs = tables(kb.store.con)
+        dash = _at(kb, "Investing activities", "2019")
+        dollar_dash = _at(kb, "Investing activities", "2018")
+        with pytest.raises(ExecutionError, match="nil mark"):
+            run(Program("lookup", (dash,)), tabs)
+        with pytest.raises(ExecutionError, match="nil mark"):
+            run(Program("each", (dash, dollar_dash)), tabs)
+        figure = _at(kb, "Operating activities", "2019")
+        assert run(Program("each", (figure, dash)), tabs).values[0] == 1250.0
+    finally:
+        kb.close()
 
 
 # periods named above the unit of each column, and periods named by dates
