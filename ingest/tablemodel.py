@@ -88,20 +88,28 @@ def row_measure(label: str) -> tuple[str, str] | None:
     return None
 
 
-def row_magnitude(label: str, headings: Sequence[str] = ()) -> str:
+def row_magnitude(levels: Sequence[str], headings: Sequence[str] = ()) -> str:
     """The magnitude ("thousand", "million", "billion") a row's label, else the innermost
-    section heading above it, declares for the row's figures ("Gross profit (in thousands)",
-    "Shares used in computing (in millions):"), "" when none does. It is said of that row
-    alone, so it outranks the table's title and the column's header; a cell that states its
-    own ("$4.4 billion") keeps it. Only labels with a bracket are read: a statement declares a
-    line's magnitude in brackets, and a list of 100,000 names then costs a substring test per
-    name, not the unit lexicon (`numbers.scale_hint`) per name."""
-    for text in (label, *reversed(headings)):
-        if "(" in text:
-            scale, _ = scale_hint(text)
+    section heading above it, declares in brackets for the row's figures ("Gross profit (in
+    thousands)", "Shares used in computing (in millions):"), "" when none does. It is said of
+    that row alone, so it outranks the table's title and the column's header; a cell that
+    states its own ("$4.4 billion") keeps it. Each bracket is read alone by the unit lexicon
+    (`numbers.scale_hint`), and one that opens with a figure is a measurement ("(610 mm)"), not
+    a declaration: a list's names beside the label ("Kremlin Cup, Moscow", "Hard (i)") declare
+    nothing, and a list of 100,000 names costs a substring test per name."""
+    for text in (*levels, *reversed(headings)):
+        if "(" not in text:
+            continue
+        for inner in _BRACKETED.findall(text):
+            if inner.lstrip()[:1].isdigit():
+                continue  # a measurement ("2 ft (610 mm)"), not a declaration
+            scale, _ = scale_hint(inner)
             if scale in MAGNITUDES:
                 return scale
     return ""
+
+
+_BRACKETED = re.compile(r"\(([^()]*)\)")
 
 
 def _row_magnitudes(rows: Sequence[ModelRow]) -> dict[int, str]:
@@ -112,8 +120,8 @@ def _row_magnitudes(rows: Sequence[ModelRow]) -> dict[int, str]:
     for i, r in enumerate(rows):
         if r.kind == "heading" or not any("(" in lvl for lvl in r.path):
             continue  # (`row_magnitude` reads bracketed labels only: one test per level)
-        own = " ".join(lvl for lvl in r.path[r.headings:] if not is_figure(lvl))
-        if (m := row_magnitude(own, r.path[:r.headings])) and row_measure(own) is None:
+        own = [lvl for lvl in r.path[r.headings:] if not is_figure(lvl)]
+        if (m := row_magnitude(own, r.path[:r.headings])) and row_measure(" ".join(own)) is None:
             out[i] = m
     return out
 
@@ -452,7 +460,10 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
                     and inherited[j] == title_scale:
                 scales[k] = m[0]
                 units[k] = m[1] or units[k]
-    if magnitudes := _row_magnitudes(rows):
+    # a statement's line declares its magnitude beside its label; a list's rows are entities
+    # whose bracketed names ("Hard (i)", "(from Ah, Kōshien)") the unit lexicon misreads
+    statement = any(p is not None for p in col_periods)
+    if statement and (magnitudes := _row_magnitudes(rows)):
         # a row's own magnitude replaces the one its cells took from their column or the
         # title (a percent column keeps its percent; a cell's own scale is kept)
         took = {j: (c.scale if (c := by_pos.get(j)) is not None and c.scale else title_scale)

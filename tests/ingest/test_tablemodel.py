@@ -13,7 +13,7 @@ import hyrag
 from hyrag import tablecells
 from hyrag.settings import Settings
 from ingest.labelperiods import period_key
-from ingest.tablemodel import ModelCell, TableModel
+from ingest.tablemodel import ModelCell, TableModel, row_magnitude
 
 
 @pytest.fixture()
@@ -221,6 +221,14 @@ def test_a_row_declaring_its_magnitude_states_its_figures_in_it(model) -> None:
     assert [at(m, a).scale for a in ("B2", "C3", "B4", "B5", "B7")] == [
         "thousand", "thousand", "", "million", "billion"]
     assert at(m, "B6").scale not in ("thousand", "million", "billion")  # a share, no magnitude
+
+
+def test_only_a_bracket_that_names_a_magnitude_declares_one() -> None:
+    # a list's names beside the label carry brackets that are no magnitude
+    assert row_magnitude(["Runner-up", "Kremlin Cup, Moscow, Russia", "Hard (i)"]) == ""
+    assert row_magnitude(["Net income (loss) - (in thousands)"]) == "thousand"
+    assert row_magnitude(["Sales (€m)"]) == "million"
+    assert row_magnitude(["Revenue in millions"]) == ""  # unbracketed: not read
 
 
 def test_a_heading_declaring_a_magnitude_states_the_lines_beneath_in_it(model) -> None:

@@ -162,17 +162,18 @@ def run(program: Program, tables: Mapping[str, TableIndex],
     return Result(values, scale, tuple(cells), expr, program.op)
 
 
+def states_nothing(r: Result) -> bool:
+    """Whether a result's every value is a nil mark ("—", "$ -", "N/A": `cells.is_empty`): a
+    statement's way of saying there is no amount, which answers no "what was X" — the answer
+    is then in the prose ("we had no investing activities"), or nowhere. The program still
+    executes and is ranked as it was fitted; the route does not commit it (`route.answer`)."""
+    return bool(r.values) and all(isinstance(v, str) and is_empty(v) for v in r.values)
+
+
 def _num(cv: CellValue) -> float:
     if cv.value is None:
         raise ExecutionError(f"{cv.row_label} / {cv.col_label} is not a number: {cv.text!r}")
     return float(cv.value)
-
-
-def _nil(part: tuple) -> bool:
-    """Whether an evaluated operand is a nil mark ("—", "$ -", "n/a": `cells.is_empty`): a
-    statement's way of saying there is no amount, which answers no "what was X" — the
-    question's answer is then in the prose ("we had no investing activities"), or nowhere."""
-    return isinstance(part[0], str) and is_empty(part[0])
 
 
 def _fmt(v: float) -> str:
@@ -191,10 +192,7 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
                              _fmt(cv.value) if cv.value is not None else repr(cv.text))
         return got[0], got[1], list(got[2]), got[3]
     if p.op == "lookup":
-        got = _eval(p.args[0], tables, memo)
-        if _nil(got):
-            raise ExecutionError(f"{got[3]} is a nil mark: it states no value to answer with")
-        return got
+        return _eval(p.args[0], tables, memo)
     parts = [_eval(a, tables, memo) for a in p.args]
     if p.op == "streak":
         return _streak(p, parts, tables, memo)
@@ -205,8 +203,6 @@ def _eval(p: Program | Cell | Span, tables: Mapping[str, TableIndex], memo: dict
             raise ExecutionError(f"{p.op}: no operand passes {p.where}")
     cells = [c for part in parts for c in part[2]]
     if p.op == "each":
-        if all(_nil(x) for x in parts):
-            raise ExecutionError("each: every operand is a nil mark, none states a value")
         return [x[0] for x in parts], _common_scale(parts, strict=False), cells, \
             "; ".join(x[3] for x in parts)
     if p.op == "count":

@@ -24,7 +24,13 @@ from hyrag.answer.link.reading import TableResolved
 from hyrag.answer.link.warrant import Verdict
 from hyrag.answer.parse.requirements import Requirement
 from hyrag.answer.programs.candidates import Candidate, enumerate_programs, proposed
-from hyrag.answer.programs.execute import CellValue, ExecutionError, Result, run
+from hyrag.answer.programs.execute import (
+    CellValue,
+    ExecutionError,
+    Result,
+    run,
+    states_nothing,
+)
 from hyrag.answer.programs.language import Program
 from hyrag.answer.programs.lexicon import tokens, years
 from hyrag.answer.programs.link import Question, link_columns, link_rows, names_table
@@ -196,7 +202,7 @@ def answer(question: str, con: duckdb.DuckDBPyConnection, *, weights: str = "",
     conf = part.confidence(probs, best.phi, op_key(best.candidate), best.parts, agree,
                            evidence(question, con), got.none)
     threshold = part.min_confidence if min_confidence is None else min_confidence
-    if conf < threshold or open_columns(q, best, ranked):
+    if conf < threshold or open_columns(q, best, ranked) or states_nothing(best.result):
         return None
     return commit(replace(best, probability=conf), con, tables(con))
 

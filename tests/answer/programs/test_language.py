@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hyrag.answer.programs.execute import ExecutionError, run
+from hyrag.answer.programs.execute import ExecutionError, run, states_nothing
 from hyrag.answer.programs.language import Cell, Program
+from hyrag.answer.programs.route import answer, rank
 from hyrag.answer.programs.tables import tables
 from hyrag.kb import KnowledgeBase
 from tests.answer.conftest import csv_kb
@@ -104,21 +105,27 @@ def test_what_cannot_be_computed_is_an_execution_error(kb: KnowledgeBase) -> Non
 
 
 def test_a_nil_mark_answers_no_lookup(tmp_path) -> None:
-    """A statement's dash says there is no amount: "what were the investing activities in
-    2019?" over a line of dashes is no lookup of "—" (the prose says why), while a sum over
-    the dash and a figure still reads the figure."""
+    """A statement's dash says there is no amount: a program reading only dashes executes
+    (it is ranked as it was fitted) but states nothing, and the route commits no such answer
+    ("what were the investing activities in 2019?" -> a gap, not "—"); a figure beside the
+    dash is still a statement."""
     kb = csv_kb(tmp_path, "cash.csv", ",2019,2018\nOperating activities,\"1,250\",980\n"
                 "Investing activities,—,$ -\nFinancing activities,(310),(295)\n")
     try:
-        tabs = tables(kb.store.con)
+        con = kb.store.con
+        tabs = tables(con)
         dash = _at(kb, "Investing activities", "2019")
         dollar_dash = _at(kb, "Investing activities", "2018")
-        with pytest.raises(ExecutionError, match="nil mark"):
-            run(Program("lookup", (dash,)), tabs)
-        with pytest.raises(ExecutionError, match="nil mark"):
-            run(Program("each", (dash, dollar_dash)), tabs)
         figure = _at(kb, "Operating activities", "2019")
-        assert run(Program("each", (figure, dash)), tabs).values[0] == 1250.0
+        assert states_nothing(run(Program("lookup", (dash,)), tabs))
+        assert states_nothing(run(Program("each", (dash, dollar_dash)), tabs))
+        assert not states_nothing(run(Program("each", (figure, dash)), tabs))
+        best = rank("What were the investing activities in 2019?", con)[0]
+        assert best.result.cells[0].row_label == "Investing activities"
+        assert answer("What were the investing activities in 2019?", con,
+                      min_confidence=0.0) is None
+        assert answer("What were the operating activities in 2019?", con,
+                      min_confidence=0.0) is not None
     finally:
         kb.close()
 
