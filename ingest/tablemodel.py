@@ -88,6 +88,10 @@ def row_measure(label: str) -> tuple[str, str] | None:
     return None
 
 
+# a bracket's text, innermost brackets only: "(in thousands)" in "Gross profit (in thousands)"
+_BRACKETED = re.compile(r"\(([^()]*)\)")
+
+
 def row_magnitude(levels: Sequence[str], headings: Sequence[str] = ()) -> str:
     """The magnitude ("thousand", "million", "billion") a row's label, else the innermost
     section heading above it, declares in brackets for the row's figures ("Gross profit (in
@@ -98,8 +102,6 @@ def row_magnitude(levels: Sequence[str], headings: Sequence[str] = ()) -> str:
     a declaration: a list's names beside the label ("Kremlin Cup, Moscow", "Hard (i)") declare
     nothing, and a list of 100,000 names costs a substring test per name."""
     for text in (*levels, *reversed(headings)):
-        if "(" not in text:
-            continue
         for inner in _BRACKETED.findall(text):
             if inner.lstrip()[:1].isdigit():
                 continue  # a measurement ("2 ft (610 mm)"), not a declaration
@@ -109,7 +111,10 @@ def row_magnitude(levels: Sequence[str], headings: Sequence[str] = ()) -> str:
     return ""
 
 
-_BRACKETED = re.compile(r"\(([^()]*)\)")
+def _own_levels(r: ModelRow) -> list[str]:
+    """What names a row itself: its path below its section headings, figure levels aside (a
+    column of changes beside the label lands in the path: `is_figure`)."""
+    return [lvl for lvl in r.path[r.headings:] if not is_figure(lvl)]
 
 
 def _row_magnitudes(rows: Sequence[ModelRow]) -> dict[int, str]:
@@ -120,10 +125,30 @@ def _row_magnitudes(rows: Sequence[ModelRow]) -> dict[int, str]:
     for i, r in enumerate(rows):
         if r.kind == "heading" or not any("(" in lvl for lvl in r.path):
             continue  # (`row_magnitude` reads bracketed labels only: one test per level)
-        own = [lvl for lvl in r.path[r.headings:] if not is_figure(lvl)]
+        own = _own_levels(r)
         if (m := row_magnitude(own, r.path[:r.headings])) and row_measure(" ".join(own)) is None:
             out[i] = m
     return out
+
+
+def _own_row_scales(ri: np.ndarray, ci: np.ndarray, values: np.ndarray, scales: np.ndarray,
+                    units: np.ndarray, measured: dict[int, tuple[str, str]],
+                    magnitudes: dict[int, str], took: dict[int, str], title_scale: str) -> None:
+    """In place, on the cells' `scales` and `units`: a row stating a measure of its own
+    (`measured`, `_row_scale`) replaces the title's scale its cells inherited, where their
+    column states none; a row declaring its magnitude (`magnitudes`, `_row_magnitudes`)
+    replaces the scale its cells took from their column or the title (`took`), a percent
+    column's aside. A cell's own scale ("$4.4 billion") is kept by both."""
+    for k, (i, j) in enumerate(zip(ri.tolist(), ci.tolist(), strict=True)):
+        if values[k] is None:
+            continue
+        m = measured.get(i)
+        if m is not None and scales[k] == title_scale and took[j] == title_scale:
+            scales[k] = m[0]
+            units[k] = m[1] or units[k]
+        mag = magnitudes.get(i)
+        if mag is not None and scales[k] == took[j] and took[j] != "percent":
+            scales[k] = mag
 
 
 @dataclass(frozen=True)
@@ -420,9 +445,12 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     # rows whose label states a measure of their own (`row_measure`), by position: only a
     # title's scale is ever overridden by one, so a table without one (every CSV without a
     # caption) skips reading 100,000 labels for a measure (2-3 s on a 100,000-row table)
-    measured = {i: m for i, r in enumerate(rows) if r.kind != "heading" and (
-        m := _row_scale(" ".join(lvl for lvl in r.path[r.headings:] if not is_figure(lvl)),
-                        r.path[:r.headings])) is not None} if title_scale else {}
+    measured = {} if not title_scale else {
+        i: m for i, r in enumerate(rows) if r.kind != "heading" and (
+            m := _row_scale(" ".join(_own_levels(r)), r.path[:r.headings])) is not None}
+    # a statement's line declares its magnitude beside its label; a list's rows are entities
+    # whose bracketed names ("Hard (i)", "(from Ah, Kōshien)") the unit lexicon misreads
+    magnitudes = _row_magnitudes(rows) if any(p is not None for p in col_periods) else {}
     parts: list[tuple[np.ndarray, ...]] = []
     for j in range(len(paths)):
         col = by_pos.get(j)
@@ -450,29 +478,11 @@ def build(table: RawTable, schema: TableSchema, typed: pd.DataFrame | None = Non
     ri, ci, texts, values, scales, units = (
         np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, dtype=object)
         for k in range(6))
-    if measured and title_scale:
-        # the title's scale, inherited by a row that states its own measure, is not the row's
-        inherited = {j: (c.scale if (c := by_pos.get(j)) is not None and c.scale else title_scale)
-                     for j in range(len(paths))}
-        for k, (i, j) in enumerate(zip(ri.tolist(), ci.tolist(), strict=True)):
-            m = measured.get(i)
-            if m is not None and values[k] is not None and scales[k] == title_scale \
-                    and inherited[j] == title_scale:
-                scales[k] = m[0]
-                units[k] = m[1] or units[k]
-    # a statement's line declares its magnitude beside its label; a list's rows are entities
-    # whose bracketed names ("Hard (i)", "(from Ah, Kōshien)") the unit lexicon misreads
-    statement = any(p is not None for p in col_periods)
-    if statement and (magnitudes := _row_magnitudes(rows)):
-        # a row's own magnitude replaces the one its cells took from their column or the
-        # title (a percent column keeps its percent; a cell's own scale is kept)
+    if measured or magnitudes:
+        # the scale a cell took from its column, else from the title
         took = {j: (c.scale if (c := by_pos.get(j)) is not None and c.scale else title_scale)
                 for j in range(len(paths))}
-        for k, (i, j) in enumerate(zip(ri.tolist(), ci.tolist(), strict=True)):
-            m = magnitudes.get(i)
-            if m is not None and values[k] is not None and scales[k] == took[j] \
-                    and took[j] != "percent":
-                scales[k] = m
+        _own_row_scales(ri, ci, values, scales, units, measured, magnitudes, took, title_scale)
     _first_mark_percent(ri, ci, texts, values, scales, units)
     arrays = _in_file_order(ri, ci, texts, values, scales, units)
     return TableModel(source=table.source, name=table.name, sheet=table.sheet, page=table.page,
