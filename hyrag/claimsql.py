@@ -113,6 +113,9 @@ def _value_exprs(cc: ClaimColumn, t: TypedTable) -> tuple[str, str, str, str, st
             f"coalesce({ident(cc.column + '__unit')}, '')",
             f"CAST({ident(cc.column + '__base')} AS DOUBLE)",
         )
+    if cc.role is Role.TIME and cc.column + "__text" in t.frame:
+        # a period quoted as the file writes it, not as its typed ISO date or key
+        return (f"CAST({ident(cc.column + '__text')} AS VARCHAR)", "NULL", "''", "''", "NULL")
     return (f"CAST({c} AS VARCHAR)", "NULL", "''", "''", "NULL")
 
 

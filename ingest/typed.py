@@ -583,6 +583,12 @@ def _type(
                 data[c.name] = [k.start if k else None for k in keys]
             else:
                 data[c.name] = [k.key if k else None for k in keys]
+            # the period as the file writes it ("June 24, 1968"): what its cell claims quote,
+            # as a figure's claim quotes its displayed text; the typed column holds the
+            # comparable date or key (`hyrag.claimsql._value_exprs`)
+            data[f"{c.name}__text"] = _objects(
+                [_display(v) if k is not None else None for v, k in zip(values, keys,
+                                                                        strict=True)])
             if c.name == time_col:
                 time_keys = keys
         else:

@@ -239,7 +239,11 @@ class AnswerEngine:
             word = "largest" if self.last_table_answer["operation"] == "argmax" else "smallest"
             dr = _replace(dr, sentences=(*dr.sentences, f"{requirements[0].entity} was {word} "
                                          f"in {self.last_table_answer['value']}."))
-        if self.last_table_answer is not None and getattr(tq, "sentence", ""):
+        if self.last_table_answer is not None and getattr(tq, "sentence", "") and not (
+                dr.restates and not isinstance(tq.answer, list)
+                and str(tq.answer) in dr.sentences[0]):
+            # the reader's "The answer is A", unless A is already stated in the question's
+            # words ("Beta was released in 1985 [1].")
             dr = _replace(dr, sentences=(*dr.sentences, tq.sentence))
         dr = self._llm_synthesis(question, dr, commitments, derivations)
         text = " ".join(dr.sentences)

@@ -137,3 +137,25 @@ def test_which_row_a_superlative_picks_is_answered_by_its_name(tmp_path: Path) -
         a = kb.ask("which player has the least amount of home runs?")
     assert a.decision == "answer"
     assert a.values == ("Eddie Murray",)  # the row's name, not its 504
+
+
+# a list whose rows are dated as the file writes them, and films with their years
+EVENTS = 'Event,Date,Place\nOpening,"June 24, 1968",Paris\nFinal,"July 2, 1970",Rome\n'
+FILMS = "Film,Year,Director\nAlpha,1979,Ann Lee\nBeta,1985,Bo Chan\n"
+
+
+@pytest.mark.parametrize(("name", "data", "question", "value"), [
+    ("events", EVENTS, "On what date was the Opening?", "June 24, 1968"),
+    ("films", FILMS, "In which year was Beta released?", "1985"),
+], ids=["date", "year"])
+def test_a_period_is_quoted_as_the_file_writes_it(tmp_path, name, data, question, value):
+    # the typed column holds an ISO date or a year key; the answer quotes the cell, and a year
+    # is no amount to group by thousands ("1,985")
+    (tmp_path / f"{name}.csv").write_text(data, encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=SETTINGS) as kb:
+        kb.ingest(tmp_path / f"{name}.csv")
+        a = kb.ask(question)
+    assert a.decision == "answer"
+    assert a.values == (value,)
+    assert a.text.count(value) == 1  # stated once, in the question's words
+    assert "1,985" not in a.text and "1968-06-24" not in a.text

@@ -54,6 +54,8 @@ def reference_claims(path, table_name: str) -> dict[str, tuple[str, float | None
                     word = "on" if row["__grain"] == "date" else "in"
                     period = f" {word} {row['__time_key']}"
                 suffix = f" {unit}" if unit and unit.upper() not in vt.upper() else ""
+            elif cc.role is Role.TIME:  # a period quoted as the file writes it
+                vt, num, period, suffix = str(row[f"{cc.column}__text"]), None, "", ""
             else:
                 vt, num, period, suffix = str(value), None, "", ""
             ctx_part = f" ({ctx})" if ctx else ""
@@ -93,3 +95,20 @@ def test_sql_cell_claims_under_section_headings_equal_the_python_reference(tmp_p
     got = {cid: text for cid, text, _ in rows}
     assert set(got) == set(expected)
     assert sum('"section":"Wholesale:"' in loc for _, _, loc in rows) == 4
+
+
+def test_sql_cell_claims_quote_a_date_as_the_file_writes_it(tmp_path):
+    # "joined" is the rows' period; "born" is a date column of its own, whose claims quote
+    # the date as written, not as its typed ISO form
+    path = tmp_path / "staff.csv"
+    path.write_text('name,joined,born,salary\nAnn Lee,"June 24, 1998","March 3, 1970",5100\n'
+                    'Bo Chan,"July 2, 2001","May 9, 1975",4800\n')
+    expected = reference_claims(path, "staff")
+    with hyrag.open(tmp_path / "kb") as kb:
+        kb.ingest(path)
+        rows = kb.store.con.execute(
+            "SELECT claim_id, text FROM claims WHERE kind = 'cell'").fetchall()
+    got = dict(rows)
+    assert set(got) == set(expected)
+    assert all(got[cid] == text for cid, (text, _) in expected.items())
+    assert any(text.endswith("born was March 3, 1970.") for text in got.values())

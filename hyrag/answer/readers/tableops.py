@@ -137,6 +137,26 @@ def _show(v: object) -> str:
     return str(v)
 
 
+def _periods_shown(cur, table: str, meta: list) -> dict[tuple[int, int], str]:
+    """(file row, grid column) -> a period cell as the file writes it ("June 24, 1968"), from
+    the table model: the typed column holds its ISO date or period key, which is what the
+    reader compares, not what an answer quotes. Only where the model's columns are the typed
+    table's, header for header (a plain list; a melted table's periods are its columns)."""
+    timed = [j for j, m in enumerate(meta) if m[2] == "time"]
+    if not timed:
+        return {}
+    paths = [tuple(r[0]) for r in cur.execute(
+        "SELECT col_path FROM table_columns WHERE table_name = ? ORDER BY col_idx",
+        [table]).fetchall()]
+    if len(paths) != len(meta) or any(
+            " ".join(p) != (m[1] or m[0]) for p, m in zip(paths, meta, strict=True)):
+        return {}
+    return {(row, col): text for row, col, text in cur.execute(
+        "SELECT r.row_no, c.col_idx, c.text FROM table_cells c JOIN table_rows r "
+        "USING (table_name, row_idx) WHERE c.table_name = ? AND list_contains(?, c.col_idx)",
+        [table, timed]).fetchall()}
+
+
 def load_grids(con, limit_rows: int = 5000, only: set[str] | None = None) -> list[Grid]:
     """Every typed table (or those in `only`) with its cell claims. A row is tied to its claims
     by the file row the claims' locators name (the k-th distinct row is the k-th typed row); a
@@ -179,15 +199,18 @@ def load_grids(con, limit_rows: int = 5000, only: set[str] | None = None) -> lis
             continue
         headers = [m[1] or m[0] for m in meta]
         hpos = {h: j for j, h in enumerate(headers)}
-        numeric = [m[2] == "numeric" for m in meta]
+        roles = [m[2] for m in meta]
         order = sorted(by_row)
         text: list[list[str]] = []
         cites: list[list[dict | None]] = []
         row_claims: list[list[dict]] = []
+        periods = _periods_shown(cur, t, meta)
         k = 0
         for i in range(len(rows)):  # claims and rows in file order; a row without claims
             cells: list[dict | None] = [None] * len(cols)  # (every cell empty) gets none
-            if k < len(order) and _agrees(by_row[order[k]], values[i], hpos, numeric):
+            file_row = None
+            if k < len(order) and _agrees(by_row[order[k]], values[i], hpos, roles):
+                file_row = order[k]
                 for c in by_row[order[k]]:
                     j = hpos.get(c["_col"])
                     if j is not None and cells[j] is None:
@@ -197,12 +220,13 @@ def load_grids(con, limit_rows: int = 5000, only: set[str] | None = None) -> lis
             else:
                 row_claims.append([])
             text.append([(c["value_text"] if c is not None and c["value_text"] is not None
-                          else _show(values[i][j])) for j, c in enumerate(cells)])
+                          else periods.get((file_row, j)) or _show(values[i][j]))
+                         for j, c in enumerate(cells)])
             cites.append(cells)
         if k != len(order):
             continue  # the claims do not line up with the rows: no citations, no answers
         source = next((c["file"] for c in claims if c["file"]), t)
-        grids.append(Grid(t, source, cols, headers, [m[2] for m in meta], values, text, cites,
+        grids.append(Grid(t, source, cols, headers, roles, values, text, cites,
                           row_claims))
     return grids
 
@@ -291,8 +315,10 @@ def _cached_grids(con, question: str) -> list[Grid]:
 
 
 def _agrees(claims: list[dict], row: list[object], hpos: dict[str, int],
-            numeric: list[bool]) -> bool:
-    """Every claim of a file row states what the typed row holds in its column."""
+            roles: list[str]) -> bool:
+    """Every claim of a file row states what the typed row holds in its column: the same
+    figure, the same text, or (a period, which the claim quotes as the file writes it and the
+    typed row holds as a date or key) a value where the row has one."""
     for c in claims:
         j = hpos.get(c["_col"])
         if j is None:
@@ -300,10 +326,10 @@ def _agrees(claims: list[dict], row: list[object], hpos: dict[str, int],
         v = row[j]
         if v is None and (c["value_text"] or "").strip():
             return False  # the claim states a value where this row's cell is empty
-        if numeric[j] and isinstance(v, (int, float)) and c["value_num"] is not None:
+        if roles[j] == "numeric" and isinstance(v, (int, float)) and c["value_num"] is not None:
             if abs(float(v) - float(c["value_num"])) > 1e-6 * max(1.0, abs(float(v))):
                 return False
-        elif v is not None and not numeric[j] and str(v).strip() != str(
+        elif v is not None and roles[j] not in ("numeric", "time") and str(v).strip() != str(
                 c["value_text"] or "").strip():
             return False
     return True

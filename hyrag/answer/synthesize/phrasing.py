@@ -5,8 +5,9 @@ answers it ("How many registered nurses did Riverside Clinic employ in 2024?" + 
 English wh-questions are a few shapes of one syntax, so the rewrite is by shape, not by
 question: a copula question ("What was the X ...?" -> "The X ... was A"), a quantity with an
 auxiliary and a main verb ("How many N did S V ...?" -> "S V-ed A N ..."), a quantity with a
-copula ("How many N were V-ed ...?" -> "A N were V-ed ..."), and a question about which thing
-("Which R had the highest X?" -> "A had the highest X"). The main verb is inflected by
+copula ("How many N were V-ed ...?" -> "A N were V-ed ..."), a question about when ("When did
+S V ...?" -> "S V-ed ... on A", "In which year was S V-ed?" -> "S was V-ed in A"), and a
+question about which thing ("Which R had the highest X?" -> "A had the highest X"). The main verb is inflected by
 lemminflect (irregular verbs, doubled consonants: "spend" -> "spent", "occur" ->
 "occurred"), imported only when a verb needs it. A question of any other shape returns None
 and the synthesizer keeps its template: a statement is never guessed.
@@ -26,6 +27,15 @@ _COPULA_Q = re.compile(r"(?:what|which)\s+(is|was|are|were)\s+(.+)", re.I)
 _HOW_AUX_Q = re.compile(r"how\s+(many|much)\s+(?:(.+?)\s+)?(did|does|do)\s+(.+)", re.I)
 _HOW_COPULA_Q = re.compile(r"how\s+(many|much)\s+(?:(.+?)\s+)?(is|was|are|were)\s+(.+)",
                            re.I)
+# "When did S V ...", "In which year was S V-ed ...", "On what date was S ...": the answer is
+# the time the clause happened, stated as its time adverbial at the clause's end
+_WHEN_Q = re.compile(r"(?:when|(?:in|during)\s+(?:which|what)\s+(?:year|month)|"
+                     r"on\s+(?:which|what)\s+(?:date|day)|what\s+(?:year|date|day))\s+"
+                     r"(did|does|do|was|were|is|are)\s+(.+)", re.I)
+# a day ("June 24, 1968", "24 June 1968", "1968-06-24") is stated "on" it; a year, a month or
+# a quarter "in" it
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,}\.?\s+\d{4}|"
+                  r"\b[A-Za-z]{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}")
 _WHICH_Q = re.compile(r"(?:which|what)\s+(\w+(?:\s+\w+)?)\s+(had|has|have|was|were|is|are)"
                       r"\s+(.+)", re.I)
 
@@ -43,7 +53,7 @@ def statement(question: str, answer: str, cites: str = "", evidence: str | None 
         return None
     if evidence is not None and not all(n.lower() in evidence.lower() for n in names(q)):
         return None
-    for shape in (_how_aux, _how_copula, _which, _copula):
+    for shape in (_how_aux, _how_copula, _when, _which, _copula):
         out = shape(q, answer)
         if out:
             out = out.strip().rstrip(".")
@@ -114,6 +124,32 @@ def _which(q: str, answer: str) -> str | None:
     return f"{answer} {verb} {rest}"
 
 
+def _when(q: str, answer: str) -> str | None:
+    """"When did Cy Diaz join the club?" -> "Cy Diaz joined the club on May 9, 2005"; "In
+    which year was Beta released?" -> "Beta was released in 1985"; "When was the Final?" ->
+    "The Final was on July 2, 1970"."""
+    m = _WHEN_Q.fullmatch(q)
+    if not m:
+        return None
+    aux, clause = m.group(1).lower(), m.group(2).split()
+    when = f"{'on' if _DAY.search(answer) else 'in'} {answer}"
+    at = _main_verb(clause)
+    if aux in _AUX_TAG:
+        verb = _inflect(clause[at], _AUX_TAG[aux]) if at is not None else None
+        if verb is None:
+            return None
+        return " ".join(x for x in (" ".join(clause[:at]), verb, " ".join(clause[at + 1:]),
+                                    when) if x)
+    if clause[0].lower() in _COPULA or len(clause) < 2 and clause[0].islower():
+        return None  # "when is it": nothing to state
+    at = next((i for i in range(1, len(clause)) if _participle(clause[i])), None)
+    if at is None:  # "When was the Final" -> "the Final was on ..."
+        if any(_compares(w) for w in clause):
+            return None  # "in which year was revenue larger": the year is not the subject's
+        return f"{' '.join(clause)} {aux} {when}"
+    return " ".join((" ".join(clause[:at]), aux, " ".join(clause[at:]), when))
+
+
 def _main_verb(words: list[str]) -> int | None:
     """Where the main verb of "S V ..." is: the first word after the subject's first word
     that is lower case, no determiner, can be a verb, and is followed by the end of the
@@ -136,6 +172,27 @@ def _is_verb(word: str) -> bool:
     from lemminflect import getAllInflections
 
     return bool(getAllInflections(word, upos="VERB"))
+
+
+@cache
+def _participle(word: str) -> bool:
+    """A past participle after the subject of "was S V-ed" ("released", "born", "built")."""
+    if not word.isalpha() or not word.islower():
+        return False
+    from lemminflect import getInflection, getLemma
+
+    return any(word in getInflection(lemma, tag="VBN") for lemma in getLemma(word, upos="VERB"))
+
+
+@cache
+def _compares(word: str) -> bool:
+    """A comparative or superlative adjective ("larger", "highest")."""
+    if not word.isalpha() or not word.islower():
+        return False
+    from lemminflect import getInflection, getLemma
+
+    return any(word in getInflection(lemma, tag=tag) for lemma in getLemma(word, upos="ADJ")
+               for tag in ("JJR", "JJS"))
 
 
 @cache

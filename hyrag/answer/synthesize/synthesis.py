@@ -32,7 +32,9 @@ class Draft:
 def display(f: Fact) -> str:
     """A fact's value as a reader would quote it, with its scale and unit."""
     v = f.value_text or (fmt(f.value) if f.value is not None else "")
-    if re.fullmatch(r"-?\d{4,}(\.\d+)?", v):  # "210596" -> "210,596" (decimals kept)
+    # "210596" -> "210,596" (decimals kept) for a figure; a period ("1985") or a code a
+    # claim quotes as text keeps the form the file gives it
+    if f.value is not None and re.fullmatch(r"-?\d{4,}(\.\d+)?", v):
         whole, _, dec = v.partition(".")
         v = f"{int(whole):,}" + (f".{dec}" if dec else "")
     low = v.lower()
