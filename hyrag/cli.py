@@ -608,6 +608,12 @@ def _bench_fit_spans():
     return fit_spans
 
 
+def _bench_fit_terms():
+    from hyrag.bench import fit_terms
+
+    return fit_terms
+
+
 def _bench_wtq():
     from hyrag.bench import wtq
 
@@ -643,7 +649,7 @@ BENCHES: dict[str, Callable[[], object]] = {
     "retrieval": _bench_retrieval, "latency": _bench_latency,
     "answers": _bench_answers, "policy": _bench_policy,
     "tatqa": _bench_tatqa, "wtq": _bench_wtq, "fit": _bench_fit, "diff": _bench_diff,
-    "fit-spans": _bench_fit_spans, "tables": _bench_tables,
+    "fit-spans": _bench_fit_spans, "fit-terms": _bench_fit_terms, "tables": _bench_tables,
     "coldstart": _bench_coldstart, "scale": _bench_scale, "embed": _bench_embed,
 }
 

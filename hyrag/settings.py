@@ -77,6 +77,21 @@ class Settings:
     # content words unexplained (neither the parse nor any committed claim names them) abstains
     # and names them (hyrag/answer/coverage.py): the figure answers a different question.
     answer_max_unexplained: int = 2
+    # An answer resting on table cells alone is a Knowledge Gap when the tables it read hold
+    # less than `answer_min_table_cover` of the question's term weight (idf over training
+    # questions) and some term they lack names something: unseen in fewer than
+    # `answer_term_min_seen` training questions, or held by its own table in at least
+    # `answer_term_min_held` of them (hyrag/answer/link/aboutness.py; fitted statistics in
+    # terms.json, `hyrag bench fit-terms`). 0 turns the check off.
+    answer_min_table_cover: float = 0.1
+    answer_term_min_seen: int = 3
+    answer_term_min_held: float = 0.7
+    # The term statistics the check reads: "" is the file shipped in the package
+    # (hyrag/answer/link/terms.json); a path selects another (`hyrag bench fit-terms --out`).
+    answer_terms_file: str = ""
+    # A question using a name ("Dan Ng", "Europe") that no table and no sentence of the
+    # knowledge base holds is a Knowledge Gap whatever the routes found (the same module).
+    answer_check_names: bool = True
     # Where the knowledge base holds several documents (a file name without its extension is
     # one), a drafted answer whose figure another document also answers — the same words of
     # the question, the same period, another value — asks which document is meant instead of

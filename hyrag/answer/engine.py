@@ -292,6 +292,12 @@ class AnswerEngine:
                 requirements[0].entity if requirements else None, unheld,
                 requirements[0].period if requirements else None, no_answer))
             text = gap.sentence()  # not the other measure's figure
+        off = self._not_held(question, commitments.facts, reader.con) \
+            if decision == "answer" and not no_answer else None
+        if off:
+            no_answer = off[1]  # a Knowledge Gap: what the question names is not held
+            gap = commitments.declare_gap(Gap(None, ", ".join(off[0]), None, no_answer))
+            text = gap.sentence()
         tentative = (getattr(tq, "program", None) or {}).get("tentative")
         if tentative is not None and decision == "answer" and not no_answer:
             # the span programs' quote tier (programs/spans.py): the sentence likely holds
@@ -377,6 +383,34 @@ class AnswerEngine:
         threshold = getattr(self.settings, f"abstain_threshold_{mode}")
         return {"confidence": verify.confidence(sig), "threshold": threshold,
                 "signals": sig.to_dict()}
+
+    def _not_held(self, question: str, facts, con) -> tuple[tuple[str, ...], str] | None:
+        """What the question names that the answer's evidence does not hold, and why, or None
+        (`link.aboutness`): a name nothing in the knowledge base holds (`answer_check_names`),
+        or, for an answer resting on table cells alone, tables (with their documents' prose)
+        holding too little of what the question names (`answer_min_table_cover`)."""
+        from hyrag.answer.link import aboutness
+
+        if self.settings.answer_check_names:
+            vocab = aboutness.kb_words(con)
+            missing = aboutness.unnamed(question, vocab) if vocab is not None else ()
+            if missing:
+                return missing, f"nothing in the knowledge base names {', '.join(missing)}"
+        cover = self.settings.answer_min_table_cover
+        if cover <= 0 or not facts or any(f.kind == "text" or not f.table for f in facts):
+            return None  # an answer citing prose: its sentences are the verifier's to check
+        vocab = aboutness.document_words(con, {f.table for f in facts})
+        if vocab is None:
+            return None
+        off = aboutness.unheld(question, vocab,
+                               aboutness.stats_of(self.settings.answer_terms_file),
+                               min_cover=cover, min_seen=self.settings.answer_term_min_seen,
+                               min_held=self.settings.answer_term_min_held)
+        if off:
+            return off, (f"neither the tables read nor the knowledge base's text hold what "
+                         f"the question names ({', '.join(off)}): the cells found are about "
+                         "something else")
+        return None
 
     def _rivals(self, question: str, facts, reader, emit) -> tuple:
         """Claims of other documents that answer the question as well as the committed
@@ -773,3 +807,4 @@ def _parsed_summary(p: ParsedQuestion) -> dict:
             "group_by": p.group_by, "ranking": p.ranking, "comparison": p.comparison,
             "trend": p.trend, "corrections": [list(c) for c in p.corrections],
             "clarify": list(p.clarify)}
+

@@ -60,6 +60,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the program route's ranker (hyrag bench fit --out); default: shipped")
     p.add_argument("--span-weights", default="",
                    help="the span programs' model (hyrag bench fit-spans --out); default: shipped")
+    p.add_argument("--terms", default="",
+                   help="the term statistics of the Knowledge-Gap check (hyrag bench fit-terms "
+                        "--out); default: shipped")
     p.add_argument("--no-spans", action="store_true",
                    help="without the span programs (settings.program_spans): the run whose "
                         "unanswered questions `hyrag bench fit-spans --unanswered` calibrates on")
@@ -257,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
     docs = json.loads(Path(args.data).read_text(encoding="utf-8"))
     settings = Settings(answer_use_search=False, answer_core=args.answer_core,
                         program_weights=args.weights, program_span_weights=args.span_weights,
-                        program_spans=not getattr(args, "no_spans", False))
+                        program_spans=not getattr(args, "no_spans", False),
+                        answer_terms_file=getattr(args, "terms", ""))
     if args.shared:
         from hyrag.bench.tatqa_shared import run_shared
 
@@ -336,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
         f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "") + (
         f" --weights {shlex.quote(args.weights)}" if args.weights else "") + (
         f" --span-weights {shlex.quote(args.span_weights)}" if args.span_weights else "") + (
+        f" --terms {shlex.quote(args.terms)}" if getattr(args, "terms", "") else "") + (
         f" --docs {args.docs}" if args.docs != "all" else "") + (
         " --no-spans" if args.no_spans else "") + llm_bench.flags(args)
     print(f"\nreproduce: {cmd}")

@@ -52,6 +52,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="settings.program_min_confidence: the program route's abstention "
                         "threshold (-1: the one fitted with the weights; 0: answer with the "
                         "best program whatever its confidence, the ranker's top-1 figure)")
+    p.add_argument("--mismatched", action="store_true",
+                   help="ask each question of another question's table (`mismatch`): the "
+                        "table does not hold what was asked, so every answer is a guess where "
+                        "a Knowledge Gap was due; reports how often the engine answers")
+
+
+# the seed of `mismatch`'s pairing of questions with tables they were not written for
+MISMATCH_SEED = 20261206
+
+
+def mismatch(items: list[dict]) -> list[dict]:
+    """Each question with the table of another question (in a seeded shuffle of the tables,
+    the next table, so never its own): WikiTableQuestions' questions are all answerable from
+    their own table, and none is from a table about other things ("what was the attendance
+    at the final?" of a list of films). How often the engine answers them measures the
+    mission's Knowledge-Gap promise on data nobody here wrote; a coincidental match of the
+    target (a count of zero, a yes/no) is scored as usual and counted apart."""
+    import random
+
+    tables = sorted({it["context"] for it in items})
+    random.Random(MISMATCH_SEED).shuffle(tables)
+    other = {t: tables[(i + 1) % len(tables)] for i, t in enumerate(tables)}
+    return [{**it, "context": other[it["context"]]} for it in items]
 
 
 def normalise(v: object) -> str:
@@ -98,6 +121,7 @@ def _fmt(v: object) -> str:
 def run(args: argparse.Namespace) -> int:
     import hyrag
     from hyrag.answer.engine import AnswerEngine
+    from hyrag.bench.tatqa import _route
 
     if not args.data:
         print("hyrag: error: --data DIR (the WikiTableQuestions folder) is required",
@@ -108,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
         items = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
     if args.limit:
         items = items[: args.limit]
+    mismatched = getattr(args, "mismatched", False)
+    if mismatched:
+        items = mismatch(items)
     # callers that predate the answer-core options ask the default core with shipped weights
     args.answer_core = getattr(args, "answer_core", Settings().answer_core)
     args.weights = getattr(args, "weights", "")
@@ -133,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
                 kb.ingest(root / context)
             except Exception as e:  # one failing table is its questions' miss
                 for n in idx:
-                    answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200], None)
+                    answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200], None, "")
                 continue
             with kb:
                 engine = AnswerEngine(kb)
@@ -141,13 +168,13 @@ def run(args: argparse.Namespace) -> int:
                     try:
                         ans, pred = predict(engine, kb, items[n]["utterance"], args.trust)
                         answered[n] = (pred, ans.decision, "",
-                                       (ans.program or {}).get("confidence"))
+                                       (ans.program or {}).get("confidence"), _route(ans))
                     except Exception as e:  # one failing question is one miss
                         answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200],
-                                       None)
+                                       None, "")
     for n, it in enumerate(items):
         target = it["targetValue"].split("|")
-        pred, decision, err, conf = answered[n]
+        pred, decision, err, conf, route = answered[n]
         ok = correct(pred, target)
         cls = "correct" if ok else ("engine error" if err else "abstained" if not pred else
                                     "wrong count of values" if len(pred) != len(target) else
@@ -156,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
                         "prediction": pred, "target": target, "decision": decision,
                         "correct": ok, "class": cls, "error": err,
                         # the answering program's calibrated confidence (None: no program)
-                        "confidence": conf})
+                        "confidence": conf, "route": route})
     n = len(results)
     acc = sum(r["correct"] for r in results) / max(n, 1)
     answered = [r for r in results if r["prediction"]]
@@ -165,6 +192,10 @@ def run(args: argparse.Namespace) -> int:
           f"{f', program threshold {args.min_confidence:g}' if args.min_confidence >= 0 else ''}"
           f"{f', programs first on {kinds}' if kinds and args.answer_core == 'fallback' else ''}, "
           f"{time.perf_counter() - t0:.1f} s (offline, no LLM)")
+    if mismatched:
+        print("  (--mismatched: each question asked of another question's table, which does "
+              "not hold what it asks: every answer is a guess where a Knowledge Gap was due; "
+              "target: answered 0)")
     if "before300" in args.questions:
         print("  (these are training questions the readers were written against: a training "
               "figure; data/random-split-1-dev.tsv is the held-out half)")
@@ -185,5 +216,6 @@ def run(args: argparse.Namespace) -> int:
           + (f" --answer-core {args.answer_core}" if args.answer_core != Settings().answer_core else "")
           + (f" --weights {shlex.quote(args.weights)}" if args.weights else "")
           + (f" --min-confidence {args.min_confidence:g}" if args.min_confidence >= 0 else "")
-          + (f" --program-first {shlex.quote(first)}" if first is not None else ""))
+          + (f" --program-first {shlex.quote(first)}" if first is not None else "")
+          + (" --mismatched" if mismatched else ""))
     return 0

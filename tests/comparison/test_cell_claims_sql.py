@@ -83,15 +83,20 @@ def test_sql_cell_claims_equal_the_python_reference(tmp_path, name):
             assert got[cid][1] == pytest.approx(num)
 
 
+def _stored(path) -> list[tuple[str, str, str]]:
+    """(claim id, text, locator) of every cell claim the store writes for the file."""
+    with hyrag.open(path.parent / "kb") as kb:
+        kb.ingest(path)
+        return kb.store.con.execute(
+            "SELECT claim_id, text, locator FROM claims WHERE kind = 'cell'").fetchall()
+
+
 def test_sql_cell_claims_under_section_headings_equal_the_python_reference(tmp_path):
     path = tmp_path / "segments.csv"
     path.write_text("item,revenue,cost\nRetail:,,\nNorth,10,4\nSouth,12,5\n"
                     "Wholesale:,,\nNorth,30,20\nOther,1,1\n")
     expected = reference_claims(path, "segments")
-    with hyrag.open(tmp_path / "kb") as kb:
-        kb.ingest(path)
-        rows = kb.store.con.execute(
-            "SELECT claim_id, text, locator FROM claims WHERE kind = 'cell'").fetchall()
+    rows = _stored(path)
     got = {cid: text for cid, text, _ in rows}
     assert set(got) == set(expected)
     assert sum('"section":"Wholesale:"' in loc for _, _, loc in rows) == 4
@@ -104,11 +109,7 @@ def test_sql_cell_claims_quote_a_date_as_the_file_writes_it(tmp_path):
     path.write_text('name,joined,born,salary\nAnn Lee,"June 24, 1998","March 3, 1970",5100\n'
                     'Bo Chan,"July 2, 2001","May 9, 1975",4800\n')
     expected = reference_claims(path, "staff")
-    with hyrag.open(tmp_path / "kb") as kb:
-        kb.ingest(path)
-        rows = kb.store.con.execute(
-            "SELECT claim_id, text FROM claims WHERE kind = 'cell'").fetchall()
-    got = dict(rows)
+    got = {cid: text for cid, text, _ in _stored(path)}
     assert set(got) == set(expected)
     assert all(got[cid] == text for cid, (text, _) in expected.items())
     assert any(text.endswith("born was March 3, 1970.") for text in got.values())

@@ -1,0 +1,221 @@
+"""Is the table about what the question names? The Knowledge-Gap check of a table answer.
+
+A question asked of a table that holds nothing it names still finds cells: a program reads
+some column, a reader some row, and a lookup over "What was the attendance at the Final?" in a
+list of events with their dates and places answers with the Final's date. The mission says
+what the data does not contain is a Knowledge Gap, so an answer resting on table cells alone
+is checked against the words of the tables it read (`TableIndex.vocabulary`: the table's
+name, rows, headers and cells):
+
+1. the question's terms (`content_terms`: the tokenizer's stems, stop words and figures
+   aside) are weighed by how rarely questions use them (idf over the training questions), and
+   the tables must hold at least `min_cover` of that weight (exactly, or a misspelling of a
+   word of five letters or more, `held`);
+2. and some term the tables do not hold must be one that *names* something: a word that, in
+   the training questions, is usually found in the table asked ("attendance", "album"), or a
+   word those questions never used that no English lexicon knows (a name: "Telmex",
+   "Colguhoun"; lemminflect's, `english`). A word questions use for what no table spells out
+   ("how many", "listed", "first", "country" of a "Nation" column) names nothing here, nor
+   does an unseen common word ("highlighted").
+
+Both must hold to refuse: a question about a table's shape ("what is the last name on the
+list?") shares no word with any table and names nothing, and stays answered. How often each
+term is held is fitted, not listed: `hyrag bench fit-terms --wtq DIR` counts, over
+WikiTableQuestions' `random-split-1-train.tsv`, the questions using each term and those whose
+own table holds it, and writes `terms.json` beside this module. Measured by asking held-out
+questions of tables they were not written for (`hyrag bench wtq --mismatched`; README).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hyrag.answer.programs.lexicon import STOP, tokens
+
+TERMS_FILE = Path(__file__).with_name("terms.json")
+# words shorter than this are matched exactly: a misspelling of "cap" is another word
+FUZZY_MIN_LENGTH = 5
+# rapidfuzz ratio (0-100) at which a question word is a misspelling of a table's word
+FUZZY_MIN_RATIO = 85
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """Per term: the training questions using it (`asked`) and those whose table holds it
+    (`held`), over `questions` questions in all."""
+
+    asked: dict[str, int]
+    held: dict[str, int]
+    questions: int
+    meta: dict = field(default_factory=dict)
+
+    def weight(self, term: str) -> float:
+        """How much a term says about what is asked: its idf over the training questions."""
+        return math.log((self.questions + 1) / (self.asked.get(term, 0) + 1))
+
+    def names(self, term: str, min_seen: int, min_held: float, word: str = "") -> bool:
+        """Does the term name something a table asked about would hold? Seen in at least
+        `min_seen` training questions: when its held share (smoothed, (held + 0.5) / (asked +
+        1)) is at least `min_held`. Unseen: when the question's `word` for it is no English
+        word (a name)."""
+        n = self.asked.get(term, 0)
+        if n < min_seen:
+            return not english(word or term)
+        return (self.held.get(term, 0) + 0.5) / (n + 1) >= min_held
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps({"meta": self.meta, "questions": self.questions,
+                                    "asked": dict(sorted(self.asked.items())),
+                                    "held": dict(sorted(self.held.items()))},
+                                   ensure_ascii=False, separators=(",", ":")) + "\n",
+                        encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> TermStats:
+        d = json.loads(path.read_text(encoding="utf-8"))
+        return cls(d["asked"], d["held"], d["questions"], d.get("meta", {}))
+
+
+@functools.cache
+def stats_of(path: str = "") -> TermStats:
+    """The fitted statistics at `path`, or those shipped in the package (`terms.json`)."""
+    return TermStats.load(Path(path) if path else TERMS_FILE)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def english(word: str) -> bool:
+    """Is the word one the English lexicon knows (any part of speech)? Place and person
+    names are not ("europe", "telmex"); "highlighted" and "financial" are."""
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word.lower()))
+
+
+def spelled(question: str) -> dict[str, str]:
+    """Each of the question's stems with the word it was written as (the first one)."""
+    out: dict[str, str] = {}
+    for w in re.findall(r"[^\W_]+", question):
+        for t in tokens(w):
+            out.setdefault(t, w)
+    return out
+
+
+def content_terms(question: str) -> tuple[str, ...]:
+    """A question's terms, once each in order: stems of three letters or more, no stop word,
+    no figure (a figure the question bounds by is no name the table must hold)."""
+    return tuple(t for t in dict.fromkeys(tokens(question))
+                 if len(t) > 2 and not t[0].isdigit() and t not in STOP)
+
+
+def held(term: str, vocabulary: frozenset[str]) -> bool:
+    """Does the table's vocabulary hold the term, exactly or misspelt ("bosie" for "boise")?"""
+    if term in vocabulary:
+        return True
+    if len(term) < FUZZY_MIN_LENGTH:
+        return False
+    from rapidfuzz import fuzz, process
+
+    return process.extractOne(term, vocabulary, scorer=fuzz.ratio,
+                              score_cutoff=FUZZY_MIN_RATIO) is not None
+
+
+def unheld(question: str, vocabulary: Iterable[str], stats: TermStats, *, min_cover: float,
+           min_seen: int, min_held: float) -> tuple[str, ...]:
+    """The naming terms of the question the tables do not hold (as the question writes them),
+    when the tables hold less than `min_cover` of the question's term weight and some unheld
+    term names something (module docstring); () when the tables are about what is asked."""
+    terms = content_terms(question)
+    if not terms:
+        return ()
+    vocab = frozenset(vocabulary)
+    missing = [t for t in terms if not held(t, vocab)]
+    if not missing:
+        return ()
+    total = sum(stats.weight(t) for t in terms)
+    cover = 1.0 - sum(stats.weight(t) for t in missing) / total if total > 0 else 1.0
+    if cover >= min_cover:
+        return ()
+    words = spelled(question)
+    return tuple(words.get(t, t) for t in missing
+                 if stats.names(t, min_seen, min_held, words.get(t, "")))
+
+
+def fit(pairs: Iterable[tuple[str, Iterable[str]]], meta: dict | None = None) -> TermStats:
+    """Count, over (question, its table's words) pairs, each term's questions and those whose
+    table holds it exactly (no misspelling: the count is of how questions word what tables
+    hold)."""
+    asked: dict[str, int] = {}
+    kept: dict[str, int] = {}
+    n = 0
+    for question, words in pairs:
+        n += 1
+        vocab = frozenset(words)
+        for t in content_terms(question):
+            asked[t] = asked.get(t, 0) + 1
+            if t in vocab:
+                kept[t] = kept.get(t, 0) + 1
+    return TermStats(asked, kept, n, meta or {})
+
+
+def unnamed(question: str, vocabulary: Iterable[str]) -> tuple[str, ...]:
+    """The names the question uses ("Dan Ng", "Europe": runs of capitalised words after its
+    first word, `synthesize.phrasing.names`, one of whose words no English lexicon knows and
+    names no month — "Components of income tax expense" is a title, "February" a period) of which the knowledge base's
+    words hold none: whatever cells or sentences an answer found, they are not about that
+    name. A name is held when any of its words is (exactly, or misspelt, `held`): "Teekay
+    LNG" is held by "Teekay"."""
+    from hyrag.answer.synthesize.phrasing import names
+    from ingest.timekeys import month_number
+
+    vocab = frozenset(vocabulary)
+    out = []
+    for name in names(question):
+        words = [t for t in tokens(name) if t not in STOP]
+        if not words or any(held(t, vocab) for t in words):
+            continue
+        # asked only of a name nothing holds (the lexicon costs an import on a cold start)
+        if all(english(w) or month_number(w) for w in re.findall(r"[^\W\d_]+", name)):
+            continue  # a title of common words, or a period ("February": the Warrant's)
+        out.append(name)
+    return tuple(out)
+
+
+def kb_words(con) -> frozenset[str] | None:
+    """Every word of the knowledge base the subject may see: each table model's vocabulary
+    and each prose sentence's words (cached per view, `programs.tables.per_view`); None when
+    a table has no model to read (too large: the SQL route's), whose words are not known."""
+    from hyrag.answer.programs.tables import per_view
+
+    return per_view(con, "words", _kb_words)
+
+
+def _kb_words(con) -> frozenset[str] | None:
+    from hyrag.answer.programs.spans import prose
+    from hyrag.answer.programs.tables import tables
+
+    held = tables(con)
+    if len(held) < con.execute("SELECT count(*) FROM kb_tables").fetchone()[0]:
+        return None
+    return frozenset(w for ti in held.values() for w in ti.vocabulary) | frozenset(
+        prose(con).idf)
+
+
+def document_words(con, names: Iterable[str]) -> frozenset[str] | None:
+    """The words of the named tables and of the knowledge base's prose (a report's text says
+    what its tables are about: "the charges excluded from operating income"; a note ingested
+    apart introduces a table: "Deferred charges consisted of the following:"); None when a
+    table has no model."""
+    from hyrag.answer.programs.spans import prose
+    from hyrag.answer.programs.tables import tables
+
+    held = tables(con)
+    names = set(names)
+    if not names <= held.keys():
+        return None
+    return frozenset(w for n in names for w in held[n].vocabulary) | frozenset(prose(con).idf)
