@@ -10,7 +10,7 @@ SQL route computes aggregates with text-to-SQL through the guarded `kb.sql`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from hyrag.answer.answer import Answer
 from hyrag.answer.audit import AuditTrail
@@ -292,7 +292,7 @@ class AnswerEngine:
                 requirements[0].entity if requirements else None, unheld,
                 requirements[0].period if requirements else None, no_answer))
             text = gap.sentence()  # not the other measure's figure
-        off = self._not_held(question, commitments.facts, reader.con) \
+        off = self._not_held(question, commitments.facts, reader.con, cat.vocab) \
             if decision == "answer" and not no_answer else None
         if off:
             no_answer = off[1]  # a Knowledge Gap: what the question names is not held
@@ -384,14 +384,17 @@ class AnswerEngine:
         return {"confidence": verify.confidence(sig), "threshold": threshold,
                 "signals": sig.to_dict()}
 
-    def _not_held(self, question: str, facts, con) -> tuple[tuple[str, ...], str] | None:
+    def _not_held(self, question: str, facts, con, known: Collection[str] = ()
+                  ) -> tuple[tuple[str, ...], str] | None:
         """What the question names that the answer's evidence does not hold, and why, or None
         (`link.aboutness`): a name nothing in the knowledge base holds (`answer_check_names`),
-        or, for an answer resting on table cells alone, tables (with their documents' prose)
-        holding too little of what the question names (`answer_min_table_cover`)."""
+        or, for an answer resting on table cells alone, tables (with the knowledge base's
+        prose) holding too little of what the question names (`answer_min_table_cover`).
+        `known`: the parse catalog's vocabulary, read first — a name it holds needs no look at
+        the tables and prose, which the first question of a process would otherwise load."""
         from hyrag.answer.link import aboutness
 
-        if self.settings.answer_check_names:
+        if self.settings.answer_check_names and aboutness.unnamed(question, known):
             vocab = aboutness.kb_words(con)
             missing = aboutness.unnamed(question, vocab) if vocab is not None else ()
             if missing:
@@ -399,13 +402,19 @@ class AnswerEngine:
         cover = self.settings.answer_min_table_cover
         if cover <= 0 or not facts or any(f.kind == "text" or not f.table for f in facts):
             return None  # an answer citing prose: its sentences are the verifier's to check
-        vocab = aboutness.document_words(con, {f.table for f in facts})
-        if vocab is None:
-            return None
-        off = aboutness.unheld(question, vocab,
-                               aboutness.stats_of(self.settings.answer_terms_file),
-                               min_cover=cover, min_seen=self.settings.answer_term_min_seen,
-                               min_held=self.settings.answer_term_min_held)
+        words: set[str] = set()
+        for name in {f.table for f in facts}:
+            got = aboutness.table_words(con, name)
+            if got is None:
+                return None
+            words |= got
+        stats = aboutness.stats_of(self.settings.answer_terms_file)
+        kw = {"min_cover": cover, "min_seen": self.settings.answer_term_min_seen,
+              "min_held": self.settings.answer_term_min_held}
+        # the knowledge base's prose says what its tables are about ("the charges excluded
+        # from operating income"), read only when the tables alone would not do
+        off = aboutness.unheld(question, words, stats, **kw) and aboutness.unheld(
+            question, words | aboutness.prose_words(con), stats, **kw)
         if off:
             return off, (f"neither the tables read nor the knowledge base's text hold what "
                          f"the question names ({', '.join(off)}): the cells found are about "

@@ -186,10 +186,40 @@ def unnamed(question: str, vocabulary: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def table_words(con, name: str) -> frozenset[str] | None:
+    """A stored table's words — its name's, title's, row and column labels' and cells' — read
+    from its model's rows in the store (cached per view, `programs.tables.per_view`), without
+    building the model: the check runs after answers no program read. None for a table with
+    no model, or more cells than a program reads (`tables.PROGRAM_MAX_CELLS`: its words are
+    the SQL route's to know)."""
+    from hyrag.answer.programs.tables import per_view
+
+    return per_view(con, f"words:{name}", lambda c: _table_words(c, name))
+
+
+def _table_words(con, name: str) -> frozenset[str] | None:
+    from hyrag.answer.programs.lexicon import content
+    from hyrag.answer.programs.tables import PROGRAM_MAX_CELLS
+
+    n = con.execute("SELECT count(*) FROM table_cells WHERE table_name = ?", [name]).fetchone()
+    if not n or not n[0] or n[0] > PROGRAM_MAX_CELLS:
+        return None
+    texts = [r[0] for r in con.execute(
+        "SELECT DISTINCT text FROM table_cells WHERE table_name = ? AND text IS NOT NULL",
+        [name]).fetchall()]
+    labels = [lvl for r in con.execute(
+        "SELECT row_path FROM table_rows WHERE table_name = ? UNION ALL "
+        "SELECT col_path FROM table_columns WHERE table_name = ?", [name, name]).fetchall()
+        for lvl in (r[0] or [])]
+    title = con.execute("SELECT title FROM kb_tables WHERE table_name = ?", [name]).fetchone()
+    labels += [name.replace("_", " "), (title or [""])[0] or ""]
+    return frozenset(t for x in texts for t in tokens(x) if t not in STOP) | frozenset(
+        w for x in labels for w in content(x))
+
+
 def kb_words(con) -> frozenset[str] | None:
-    """Every word of the knowledge base the subject may see: each table model's vocabulary
-    and each prose sentence's words (cached per view, `programs.tables.per_view`); None when
-    a table has no model to read (too large: the SQL route's), whose words are not known."""
+    """Every word of the knowledge base the subject may see: each table's (`table_words`) and
+    each prose sentence's (cached per view); None when a table's words are not known."""
     from hyrag.answer.programs.tables import per_view
 
     return per_view(con, "words", _kb_words)
@@ -197,25 +227,18 @@ def kb_words(con) -> frozenset[str] | None:
 
 def _kb_words(con) -> frozenset[str] | None:
     from hyrag.answer.programs.spans import prose
-    from hyrag.answer.programs.tables import tables
 
-    held = tables(con)
-    if len(held) < con.execute("SELECT count(*) FROM kb_tables").fetchone()[0]:
-        return None
-    return frozenset(w for ti in held.values() for w in ti.vocabulary) | frozenset(
-        prose(con).idf)
+    words: set[str] = set(prose(con).idf)
+    for (name,) in con.execute("SELECT table_name FROM kb_tables").fetchall():
+        got = table_words(con, name)
+        if got is None:
+            return None
+        words |= got
+    return frozenset(words)
 
 
-def document_words(con, names: Iterable[str]) -> frozenset[str] | None:
-    """The words of the named tables and of the knowledge base's prose (a report's text says
-    what its tables are about: "the charges excluded from operating income"; a note ingested
-    apart introduces a table: "Deferred charges consisted of the following:"); None when a
-    table has no model."""
+def prose_words(con) -> frozenset[str]:
+    """The words of the knowledge base's prose sentences (`programs.spans.prose`, per view)."""
     from hyrag.answer.programs.spans import prose
-    from hyrag.answer.programs.tables import tables
 
-    held = tables(con)
-    names = set(names)
-    if not names <= held.keys():
-        return None
-    return frozenset(w for n in names for w in held[n].vocabulary) | frozenset(prose(con).idf)
+    return frozenset(prose(con).idf)
