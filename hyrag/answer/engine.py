@@ -10,7 +10,7 @@ SQL route computes aggregates with text-to-SQL through the guarded `kb.sql`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 
 from hyrag.answer.answer import Answer
 from hyrag.answer.audit import AuditTrail
@@ -25,6 +25,7 @@ from hyrag.answer.execute.tools import (
     ratio,
     years_between,
 )
+from hyrag.answer.link import aboutness
 from hyrag.answer.link.commitment import CommitmentStore, Gap
 from hyrag.answer.link.warrant import KnowledgeGapRefused, Verdict, WarrantGate
 from hyrag.answer.parse import requirements as reqs_mod
@@ -292,8 +293,8 @@ class AnswerEngine:
                 requirements[0].entity if requirements else None, unheld,
                 requirements[0].period if requirements else None, no_answer))
             text = gap.sentence()  # not the other measure's figure
-        off = self._not_held(question, commitments.facts, reader.con, cat.vocab) \
-            if decision == "answer" and not no_answer else None
+        off = aboutness.check(question, commitments.facts, reader.con, self.settings,
+                              cat.vocab) if decision == "answer" and not no_answer else None
         if off:
             no_answer = off[1]  # a Knowledge Gap: what the question names is not held
             gap = commitments.declare_gap(Gap(None, ", ".join(off[0]), None, no_answer))
@@ -383,43 +384,6 @@ class AnswerEngine:
         threshold = getattr(self.settings, f"abstain_threshold_{mode}")
         return {"confidence": verify.confidence(sig), "threshold": threshold,
                 "signals": sig.to_dict()}
-
-    def _not_held(self, question: str, facts, con, known: Collection[str] = ()
-                  ) -> tuple[tuple[str, ...], str] | None:
-        """What the question names that the answer's evidence does not hold, and why, or None
-        (`link.aboutness`): a name nothing in the knowledge base holds (`answer_check_names`),
-        or, for an answer resting on table cells alone, tables (with the knowledge base's
-        prose) holding too little of what the question names (`answer_min_table_cover`).
-        `known`: the parse catalog's vocabulary, read first — a name it holds needs no look at
-        the tables and prose, which the first question of a process would otherwise load."""
-        from hyrag.answer.link import aboutness
-
-        if self.settings.answer_check_names and aboutness.unnamed(question, known):
-            vocab = aboutness.kb_words(con)
-            missing = aboutness.unnamed(question, vocab) if vocab is not None else ()
-            if missing:
-                return missing, f"nothing in the knowledge base names {', '.join(missing)}"
-        cover = self.settings.answer_min_table_cover
-        if cover <= 0 or not facts or any(f.kind == "text" or not f.table for f in facts):
-            return None  # an answer citing prose: its sentences are the verifier's to check
-        words: set[str] = set()
-        for name in {f.table for f in facts}:
-            got = aboutness.table_words(con, name)
-            if got is None:
-                return None
-            words |= got
-        stats = aboutness.stats_of(self.settings.answer_terms_file)
-        kw = {"min_cover": cover, "min_seen": self.settings.answer_term_min_seen,
-              "min_held": self.settings.answer_term_min_held}
-        # the knowledge base's prose says what its tables are about ("the charges excluded
-        # from operating income"), read only when the tables alone would not do
-        off = aboutness.unheld(question, words, stats, **kw) and aboutness.unheld(
-            question, words | aboutness.prose_words(con), stats, **kw)
-        if off:
-            return off, (f"neither the tables read nor the knowledge base's text hold what "
-                         f"the question names ({', '.join(off)}): the cells found are about "
-                         "something else")
-        return None
 
     def _rivals(self, question: str, facts, reader, emit) -> tuple:
         """Claims of other documents that answer the question as well as the committed
@@ -816,4 +780,3 @@ def _parsed_summary(p: ParsedQuestion) -> dict:
             "group_by": p.group_by, "ranking": p.ranking, "comparison": p.comparison,
             "trend": p.trend, "corrections": [list(c) for c in p.corrections],
             "clarify": list(p.clarify)}
-

@@ -3,15 +3,16 @@
 
 For each training question: its terms (`aboutness.content_terms`) and the words of its own
 table (the CSV's cells and header through the one tokenizer, `programs.lexicon.tokens`: what
-the table model's vocabulary is made of). A term's statistics are the questions using it and
-those whose table holds it; `terms.json` ships them. `--tatqa FILE --train even|odd|all` adds
-TAT-QA's questions with the words of their own report (its table and its paragraphs, which
-the check reads as one document): report questions word what they ask otherwise than
-WikiTableQuestions' do ("financial items", "calculated"), and fitted on one half of the
-documents the check is reported on the other (`hyrag bench tatqa --terms FILE`). `--hold-out N` leaves the tables of the
-first N training questions out of the fit, so that `hyrag bench wtq --questions
-data/random-split-1-train.tsv --limit N` is measured on tables the fit never read (the check's
-thresholds are chosen there, then reported on `random-split-1-dev.tsv`).
+`aboutness.table_words` reads from a stored table). A term's statistics are the questions
+using it and those whose table holds it; `terms.json` ships them. `--tatqa FILE --train
+even|odd|all` adds TAT-QA's questions with the words of their own report (its table and its
+paragraphs: the check reads a knowledge base's prose beside its tables): report questions
+word what they ask otherwise than WikiTableQuestions' do ("financial items", "calculated"),
+and fitted on one half of the documents the check is reported on the other (`hyrag bench
+tatqa --terms FILE`). `--hold-out N` leaves the tables of the first N training questions out
+of the fit, so that `hyrag bench wtq --questions data/random-split-1-train.tsv --limit N` is
+measured on tables the fit never read (the check's thresholds are chosen there, then
+reported on `random-split-1-dev.tsv`).
 """
 
 from __future__ import annotations

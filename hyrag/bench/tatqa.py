@@ -236,7 +236,7 @@ def _program(ans) -> dict:  # hyrag.Answer or None
     return (ans.program or {}) if ans is not None else {}
 
 
-def _route(ans) -> str:  # hyrag.Answer or None
+def route_of(ans) -> str:  # hyrag.Answer or None
     """The route written beside a prediction: the table reader's operation when a reader
     answered ("tableqa:lookup"), else the engine's route."""
     p = _program(ans)
@@ -312,7 +312,7 @@ def run(args: argparse.Namespace) -> int:
                                             for t in ver.get("tokens", [])),
                         "verdict": ver.get("verdict"), "confidence": ver.get("confidence"),
                         "residue": _program(ans).get("residue"),
-                        "route": _route(ans),
+                        "route": route_of(ans),
                         # the span programs' quote tier: the clause offered for verification
                         "quote_f1": score(q, [_program(ans)["quote"]], "")[1]
                         if "tentative" in _program(ans) else None,

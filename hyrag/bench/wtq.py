@@ -121,7 +121,7 @@ def _fmt(v: object) -> str:
 def run(args: argparse.Namespace) -> int:
     import hyrag
     from hyrag.answer.engine import AnswerEngine
-    from hyrag.bench.tatqa import _route
+    from hyrag.bench.tatqa import route_of
 
     if not args.data:
         print("hyrag: error: --data DIR (the WikiTableQuestions folder) is required",
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
                     try:
                         ans, pred = predict(engine, kb, items[n]["utterance"], args.trust)
                         answered[n] = (pred, ans.decision, "",
-                                       (ans.program or {}).get("confidence"), _route(ans))
+                                       (ans.program or {}).get("confidence"), route_of(ans))
                     except Exception as e:  # one failing question is one miss
                         answered[n] = (None, "error", f"{type(e).__name__}: {e}"[:200],
                                        None, "")

@@ -1,29 +1,32 @@
-"""Is the table about what the question names? The Knowledge-Gap check of a table answer.
+"""Does the evidence hold what the question names? The Knowledge-Gap check of an answer.
 
 A question asked of a table that holds nothing it names still finds cells: a program reads
-some column, a reader some row, and a lookup over "What was the attendance at the Final?" in a
-list of events with their dates and places answers with the Final's date. The mission says
-what the data does not contain is a Knowledge Gap, so an answer resting on table cells alone
-is checked against the words of the tables it read (`TableIndex.vocabulary`: the table's
-name, rows, headers and cells):
+some column, a reader some row, and "What is the salary of Dan Ng?" over a staff list with no
+Dan Ng was answered with the total salary. The mission says what the data does not contain
+is a Knowledge Gap, so every drafted answer is checked (`check`):
 
-1. the question's terms (`content_terms`: the tokenizer's stems, stop words and figures
-   aside) are weighed by how rarely questions use them (idf over the training questions), and
-   the tables must hold at least `min_cover` of that weight (exactly, or a misspelling of a
-   word of five letters or more, `held`);
-2. and some term the tables do not hold must be one that *names* something: a word that, in
-   the training questions, is usually found in the table asked ("attendance", "album"), or a
-   word those questions never used that no English lexicon knows (a name: "Telmex",
-   "Colguhoun"; lemminflect's, `english`). A word questions use for what no table spells out
-   ("how many", "listed", "first", "country" of a "Nation" column) names nothing here, nor
-   does an unseen common word ("highlighted").
+1. a name the question uses (`unnamed`: a capitalised run with a word no English lexicon
+   knows) must be held by some table or sentence of the knowledge base;
+2. an answer resting on table cells alone must come from tables (with the knowledge base's
+   prose) that are about what is asked (`unheld`): the question's terms (`content_terms`:
+   the tokenizer's stems, stop words and figures aside) are weighed by how rarely questions
+   use them (idf over the training questions), and the tables must hold at least
+   `min_cover` of that weight (exactly, or a misspelling of a word of five letters or more,
+   `held`) — or else no term they lack may *name* something: a word that, in the training
+   questions, is usually found in the table asked ("attendance", "album"), or a word those
+   questions never used that no English lexicon knows (a name: "Telmex"; lemminflect's,
+   `english`). A word questions use for what no table spells out ("how many", "listed",
+   "first", "country" of a "Nation" column) names nothing here, nor does an unseen common
+   word ("highlighted"): a question about a table's shape ("what is the last name on the
+   list?") shares no word with any table and stays answered.
 
-Both must hold to refuse: a question about a table's shape ("what is the last name on the
-list?") shares no word with any table and names nothing, and stays answered. How often each
-term is held is fitted, not listed: `hyrag bench fit-terms --wtq DIR` counts, over
-WikiTableQuestions' `random-split-1-train.tsv`, the questions using each term and those whose
-own table holds it, and writes `terms.json` beside this module. Measured by asking held-out
-questions of tables they were not written for (`hyrag bench wtq --mismatched`; README).
+How often each term is held is fitted, not listed: `hyrag bench fit-terms --wtq DIR [--tatqa
+FILE]` counts, over WikiTableQuestions' `random-split-1-train.tsv` (and TAT-QA's questions
+with their reports), the questions using each term and those whose own table holds it, and
+writes `terms.json` beside this module. A table's words are read from its stored model
+(`table_words`), the prose only when the tables alone do not hold the question: the check
+runs after answers no program read. Measured by asking held-out questions of tables they
+were not written for (`hyrag bench wtq --mismatched`; README).
 """
 
 from __future__ import annotations
@@ -32,11 +35,15 @@ import functools
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hyrag.answer.programs.lexicon import STOP, tokens
+
+if TYPE_CHECKING:
+    from hyrag.settings import Settings
 
 TERMS_FILE = Path(__file__).with_name("terms.json")
 # words shorter than this are matched exactly: a misspelling of "cap" is another word
@@ -166,10 +173,10 @@ def fit(pairs: Iterable[tuple[str, Iterable[str]]], meta: dict | None = None) ->
 def unnamed(question: str, vocabulary: Iterable[str]) -> tuple[str, ...]:
     """The names the question uses ("Dan Ng", "Europe": runs of capitalised words after its
     first word, `synthesize.phrasing.names`, one of whose words no English lexicon knows and
-    names no month — "Components of income tax expense" is a title, "February" a period) of which the knowledge base's
-    words hold none: whatever cells or sentences an answer found, they are not about that
-    name. A name is held when any of its words is (exactly, or misspelt, `held`): "Teekay
-    LNG" is held by "Teekay"."""
+    names no month — "Components of income tax expense" is a title, "February" a period) of
+    which the knowledge base's words hold none: whatever cells or sentences an answer found,
+    they are not about that name. A name is held when any of its words is (exactly, or
+    misspelt, `held`): "Teekay LNG" is held by "Teekay"."""
     from hyrag.answer.synthesize.phrasing import names
     from ingest.timekeys import month_number
 
@@ -226,9 +233,7 @@ def kb_words(con) -> frozenset[str] | None:
 
 
 def _kb_words(con) -> frozenset[str] | None:
-    from hyrag.answer.programs.spans import prose
-
-    words: set[str] = set(prose(con).idf)
+    words: set[str] = set(prose_words(con))
     for (name,) in con.execute("SELECT table_name FROM kb_tables").fetchall():
         got = table_words(con, name)
         if got is None:
@@ -237,8 +242,46 @@ def _kb_words(con) -> frozenset[str] | None:
     return frozenset(words)
 
 
-def prose_words(con) -> frozenset[str]:
+def prose_words(con) -> Set[str]:
     """The words of the knowledge base's prose sentences (`programs.spans.prose`, per view)."""
     from hyrag.answer.programs.spans import prose
 
-    return frozenset(prose(con).idf)
+    return prose(con).idf.keys()
+
+
+def check(question: str, facts: Sequence, con, settings: Settings, known: Iterable[str] = ()
+          ) -> tuple[tuple[str, ...], str] | None:
+    """What the question names that the answer's evidence (`facts`, commitment.Fact) does not
+    hold, and why, or None: a name nothing in the knowledge base holds
+    (`settings.answer_check_names`), or, for an answer resting on table cells alone, tables
+    (with the knowledge base's prose) not about what the question names
+    (`answer_min_table_cover`, `answer_term_min_seen`, `answer_term_min_held`, the statistics
+    `answer_terms_file`). `known`: the parse catalog's vocabulary, read first — a name it
+    holds needs no look at every table and sentence, which the first question of a process
+    would otherwise load."""
+    if settings.answer_check_names and unnamed(question, known):
+        vocab = kb_words(con)
+        missing = unnamed(question, vocab) if vocab is not None else ()
+        if missing:
+            return missing, f"nothing in the knowledge base names {', '.join(missing)}"
+    cover = settings.answer_min_table_cover
+    if cover <= 0 or not facts or any(f.kind == "text" or not f.table for f in facts):
+        return None  # an answer citing prose: its sentences are the verifier's to check
+    words: set[str] = set()
+    for name in {f.table for f in facts}:
+        got = table_words(con, name)
+        if got is None:
+            return None
+        words |= got
+    stats = stats_of(settings.answer_terms_file)
+    kw = {"min_cover": cover, "min_seen": settings.answer_term_min_seen,
+          "min_held": settings.answer_term_min_held}
+    # the knowledge base's prose says what its tables are about ("the charges excluded from
+    # operating income"), read only when the tables alone would not do
+    off = unheld(question, words, stats, **kw) and unheld(
+        question, words | prose_words(con), stats, **kw)
+    if off:
+        return off, (f"neither the tables read nor the knowledge base's text hold what the "
+                     f"question names ({', '.join(off)}): the cells found are about something "
+                     "else")
+    return None

@@ -7,10 +7,10 @@ question: a copula question ("What was the X ...?" -> "The X ... was A"), a quan
 auxiliary and a main verb ("How many N did S V ...?" -> "S V-ed A N ..."), a quantity with a
 copula ("How many N were V-ed ...?" -> "A N were V-ed ..."), a question about when ("When did
 S V ...?" -> "S V-ed ... on A", "In which year was S V-ed?" -> "S was V-ed in A"), and a
-question about which thing ("Which R had the highest X?" -> "A had the highest X"). The main verb is inflected by
-lemminflect (irregular verbs, doubled consonants: "spend" -> "spent", "occur" ->
-"occurred"), imported only when a verb needs it. A question of any other shape returns None
-and the synthesizer keeps its template: a statement is never guessed.
+question about which thing ("Which R had the highest X?" -> "A had the highest X"). The main
+verb is inflected by lemminflect (irregular verbs, doubled consonants: "spend" -> "spent",
+"occur" -> "occurred"), imported only when a verb needs it. A question of any other shape
+returns None and the synthesizer keeps its template: a statement is never guessed.
 """
 
 from __future__ import annotations
@@ -174,25 +174,26 @@ def _is_verb(word: str) -> bool:
     return bool(getAllInflections(word, upos="VERB"))
 
 
-@cache
 def _participle(word: str) -> bool:
     """A past participle after the subject of "was S V-ed" ("released", "born", "built")."""
-    if not word.isalpha() or not word.islower():
-        return False
-    from lemminflect import getInflection, getLemma
+    return _inflected(word, "VERB", ("VBN",))
 
-    return any(word in getInflection(lemma, tag="VBN") for lemma in getLemma(word, upos="VERB"))
+
+def _compares(word: str) -> bool:
+    """A comparative or superlative adjective ("larger", "highest")."""
+    return _inflected(word, "ADJ", ("JJR", "JJS"))
 
 
 @cache
-def _compares(word: str) -> bool:
-    """A comparative or superlative adjective ("larger", "highest")."""
+def _inflected(word: str, upos: str, tags: tuple[str, ...]) -> bool:
+    """Is the (lower-case) word one of the Penn `tags` forms of a lemma of part of speech
+    `upos`, by lemminflect?"""
     if not word.isalpha() or not word.islower():
         return False
     from lemminflect import getInflection, getLemma
 
-    return any(word in getInflection(lemma, tag=tag) for lemma in getLemma(word, upos="ADJ")
-               for tag in ("JJR", "JJS"))
+    return any(word in getInflection(lemma, tag=tag) for lemma in getLemma(word, upos=upos)
+               for tag in tags)
 
 
 @cache
