@@ -120,3 +120,54 @@ def test_a_name_asked_for_is_not_answered_with_a_figure(tmp_path) -> None:
         assert "8.64" not in a.text or a.decision != "answer", a.text
         b = kb.ask("What was the closing price of the common stock on March 3, 2020?")
         assert b.decision == "answer" and "8.64" in b.text, b.text
+
+
+def test_numbers_the_question_states_are_held_by_the_evidence() -> None:
+    """`unheld_numbers`: a number the question states on its own is a condition the evidence
+    must hold somewhere (a value, a period, a cell's or a query's text); codes ("FY19", "Q4",
+    "10-K") and ordinals are words, not conditions."""
+    from hyrag.answer.link.commitment import Fact
+    from hyrag.answer.link.coverage import question_numbers, unheld_numbers
+
+    assert question_numbers("How many towns have over 2,000 people in 1990?") == [
+        ("2,000", 2000.0), ("1990", 1990.0)]
+    assert question_numbers("What was FY19 revenue per the 10-K in Q4, placed 1st?") == []
+
+    def fact(**kw) -> Fact:
+        base = dict(claim_id="c", requirement="R1", source="t.csv", locator="{}", text="",
+                    entity="t", attribute="population", value=None, value_text="",
+                    value_base=None, unit="", scale="", time_key=None, kind="cell",
+                    table="t", score=1.0, warrant_query="")
+        return Fact(**(base | kw))
+
+    total = fact(kind="aggregate", text="The total population in t was 24,072.",
+                 value=24072.0, value_base=24072.0, attribute="total population")
+    assert unheld_numbers("How many towns have populations over 2,000?", [total]) == ["2,000"]
+    # the figure's period, a query's WHERE clause, a cell's value all hold the number
+    dated = fact(value=5.0, value_base=5.0, time_key="2019", text="Revenue 2019 was 5.")
+    assert unheld_numbers("What was revenue in 2019?", [dated]) == []
+    query = fact(kind="sql", locator="SELECT count(*) FROM t WHERE population > 2000",
+                 text="The count is 4.", value=4.0, value_base=4.0)
+    assert unheld_numbers("How many towns have populations over 2,000?", [query]) == []
+
+
+@pytest.mark.parametrize("question", [
+    "How many teams won 6 matches?",
+    "Who began their term in 1890?",
+])
+def test_a_column_total_does_not_answer_a_condition_it_ignores(tmp_path, question) -> None:
+    """A list of rows has a total per figure column. "How many teams won 6 matches?" states a
+    condition; "Who began their term in 1890?" a key. The column's total ignores both (a sum
+    of 'Won', a sum of years): the engine answers by applying the condition, or abstains
+    naming it — never with the total."""
+    import hyrag
+
+    (tmp_path / "t.csv").write_text(
+        "Team,Won,Lost,Term began\nCanada,6,0,1890\nSweden,4,1,1895\nNorway,2,4,1901\n"
+        "Spain,6,0,1910\n", encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=Settings(answer_use_search=False)) as kb:
+        kb.ingest(tmp_path / "t.csv")
+        a = kb.ask(question)
+    totals = {18.0, 5.0, 7596.0}  # the columns' totals
+    assert not totals & set(a.values), a.text
+    assert a.decision != "answer" or a.values in ((2.0,), ("Canada",)), a.text

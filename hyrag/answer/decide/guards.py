@@ -14,6 +14,8 @@ asked"):
   figures it would combine (one figure answers it only when it is itself such a combination);
 - "the average X" with no period named is not answered by one period's figure of X (the
   average over the periods was asked; a figure labelled as an average still answers it);
+- a number the question states that the evidence holds nowhere is a condition the figure
+  ignores ("over 2,000" answered by a column's total; `coverage.unheld_numbers`);
 - evidence that leaves more than `answer_max_unexplained` of the question's words unexplained
   answers a narrower question (`coverage.py`).
 """
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hyrag.answer.link.coverage import evidence_texts, unexplained
+from hyrag.answer.link.coverage import evidence_texts, unexplained, unheld_numbers
 from hyrag.answer.parse.parser import ParsedQuestion
 
 
@@ -72,6 +74,10 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
         return ("the figures come from a percentage column whose words only repeat the line's "
                 "(\"% of total revenue\" of \"Total cost of revenue\"), and the question asks "
                 "for no percentage: the line's amount may be what it names")
+    unheld = [] if read or quoted else unheld_numbers(question, facts)
+    if unheld:
+        return (f"the question states {', '.join(unheld)}, which the evidence found does not "
+                "hold: the figure answers the question without that condition")
     loose = [] if read else unexplained(parsed.residual, evidence_texts(facts))
     if len(loose) > max_unexplained:
         return (f"the evidence does not speak to '{' '.join(loose)}' in the question: the "

@@ -10,7 +10,13 @@ IMFT *discontinued the production of NAND*?" answered from a sentence about some
 the figure answers a different question than the one asked. An analyst would say "I have a
 number for part of that", not give it as the answer; the engine abstains and names the words.
 
-The rule is deliberately narrow: it looks only at the words, not at how they are spelled in
+Numbers are held to more than words (`unheld_numbers`): a number the question states ("more
+than 2,000", "in 1890", "won 6 matches") is a condition or a key, and evidence that holds it
+nowhere (not as a value, a period, a cell's text or the query that computed the figure)
+answers the question without it — the column's total given for "how many townships have
+populations over 2,000?", the sum of a year column for "who began their term in 1890?".
+
+The word rule is deliberately narrow: it looks only at the words, not at how they are spelled in
 claims (stems, case and punctuation aside), and the default allowance (`Settings.
 answer_max_unexplained`, 2) leaves a question its filler ("reported", "company's").
 """
@@ -55,3 +61,37 @@ def evidence_texts(facts: Iterable) -> list[str]:  # commitment.Fact
     for f in facts:
         out.extend(str(x) for x in (f.entity, f.attribute, f.table, f.text, f.locator) if x)
     return out
+
+
+# a number standing alone: "2,000", "1890", "16.5", "$5" — not part of a name or code ("FY19",
+# "Q4", "10-K", "ASC 606" keeps 606: a standard's number the evidence must hold too), nor an
+# ordinal ("1st", "2nd": a position is read as text by the routes that rank)
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w-]*[A-Za-z])(?!\.\d)")
+_DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def question_numbers(question: str) -> list[tuple[str, float]]:
+    """The numbers `question` states on their own (`_NUMBER`), as written and as values."""
+    out = []
+    for m in _NUMBER.finditer(question):
+        text = m.group(0)
+        out.append((text, float(text.replace(",", ""))))
+    return out
+
+
+def unheld_numbers(question: str, facts: Iterable) -> list[str]:  # commitment.Fact
+    """The numbers the question states that no committed fact holds: not its value (as shown
+    or in base units), not a number written in its entity, attribute, sentence, locator or
+    period. Each is a condition the evidence did not apply."""
+    asked = question_numbers(question)
+    if not asked:
+        return []
+    held: set[float] = set()
+    for f in facts:
+        for v in (f.value, f.value_base):
+            if v is not None:
+                held.add(round(abs(float(v)), 9))
+        for t in (f.entity, f.attribute, f.text, f.locator, f.time_key, f.value_text):
+            for m in _DIGITS.finditer(str(t or "")):
+                held.add(round(float(m.group(0).replace(",", "")), 9))
+    return [text for text, v in asked if round(v, 9) not in held]
