@@ -159,3 +159,20 @@ def test_a_period_is_quoted_as_the_file_writes_it(tmp_path, name, data, question
     assert a.values == (value,)
     assert a.text.count(value) == 1  # stated once, in the question's words
     assert "1,985" not in a.text and "1968-06-24" not in a.text
+
+
+def test_a_row_picked_by_its_figure_quotes_its_date_as_written(tmp_path):
+    """A list of games whose headers repeat ("Score" for each side, which the typed table
+    renames apart): the row with the most attendance is named by its date as the file writes
+    it, not by the typed column's ISO date."""
+    (tmp_path / "games.csv").write_text(
+        "Date,Winner,Score,Loser,Score,Attendance\n"
+        '"October 21, 1993",St. Louis,5,San Jose,2,"7,144"\n'
+        '"January 4, 1994",Tampa Bay,3,Boston,1,"17,526"\n'
+        '"January 5, 1994",Montreal,4,Ottawa,2,"9,034"\n', encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=SETTINGS) as kb:
+        kb.ingest(tmp_path / "games.csv")
+        a = kb.ask("The game on which date had the most attendance?")
+    assert a.decision == "answer"
+    assert a.values == ("January 4, 1994",)
+    assert "was 1994-01-04" not in a.text

@@ -141,15 +141,17 @@ def _periods_shown(cur, table: str, meta: list) -> dict[tuple[int, int], str]:
     """(file row, grid column) -> a period cell as the file writes it ("June 24, 1968"), from
     the table model: the typed column holds its ISO date or period key, which is what the
     reader compares, not what an answer quotes. Only where the model's columns are the typed
-    table's, header for header (a plain list; a melted table's periods are its columns)."""
+    table's, one for one, and its period columns carry the same headers (a plain list, even
+    one whose other headers the typed table had to rename apart, "Score" twice; a melted
+    table's periods are its columns)."""
     timed = [j for j, m in enumerate(meta) if m[2] == "time"]
     if not timed:
         return {}
     paths = [tuple(r[0]) for r in cur.execute(
         "SELECT col_path FROM table_columns WHERE table_name = ? ORDER BY col_idx",
         [table]).fetchall()]
-    if len(paths) != len(meta) or any(
-            " ".join(p) != (m[1] or m[0]) for p, m in zip(paths, meta, strict=True)):
+    if len(paths) != len(meta) or any(" ".join(paths[j]) != (meta[j][1] or meta[j][0])
+                                      for j in timed):
         return {}
     return {(row, col): text for row, col, text in cur.execute(
         "SELECT r.row_no, c.col_idx, c.text FROM table_cells c JOIN table_rows r "
