@@ -154,12 +154,14 @@ def test_numbers_the_question_states_are_held_by_the_evidence() -> None:
 @pytest.mark.parametrize("question", [
     "How many teams won 6 matches?",
     "Who began their term in 1890?",
+    "Which team began its term first?",
 ])
 def test_a_column_total_does_not_answer_a_condition_it_ignores(tmp_path, question) -> None:
     """A list of rows has a total per figure column. "How many teams won 6 matches?" states a
     condition; "Who began their term in 1890?" a key. The column's total ignores both (a sum
     of 'Won', a sum of years): the engine answers by applying the condition, or abstains
-    naming it — never with the total."""
+    naming it — never with the total. Nor does a total answer "which team ...": it names no
+    row."""
     import hyrag
 
     (tmp_path / "t.csv").write_text(
@@ -171,3 +173,29 @@ def test_a_column_total_does_not_answer_a_condition_it_ignores(tmp_path, questio
     totals = {18.0, 5.0, 7596.0}  # the columns' totals
     assert not totals & set(a.values), a.text
     assert a.decision != "answer" or a.values in ((2.0,), ("Canada",)), a.text
+
+
+@pytest.mark.parametrize(("question", "grouped", "why"), [
+    ("Which of the universities was founded first?", False, "names no row"),
+    ("In what year were the first schools founded?", False, "names no row"),
+    ("Which of the universities was founded first?", True, None),
+    ("What is the total enrollment?", False, None),
+], ids=["which-total", "when-total", "which-group", "total"])
+def test_a_total_over_rows_names_no_row(question, grouped, why) -> None:
+    """A query's total over a column's rows (no GROUP BY) names no row and no period: no
+    answer to "which / who / when"; a grouped result names its group, and a total answers a
+    question asking for the total."""
+    from hyrag.answer.decide.guards import no_answer
+    from hyrag.answer.link.commitment import Fact
+    from hyrag.answer.parse.parser import ParsedQuestion
+
+    sql = 'SELECT SUM("founded") AS value FROM "t"' + (' GROUP BY "school"' if grouped else "")
+    f = Fact(claim_id="sql:1", requirement="R1", source="sql", locator=sql,
+             text="The total founded in t was 52,985.", entity="Union" if grouped else None,
+             attribute="founded", value=52985.0, value_text="52,985", value_base=52985.0,
+             unit="", scale="", time_key=None, kind="sql", table="t", score=1.0,
+             warrant_query=sql)
+    got = no_answer(question, ParsedQuestion(question, tuple(question.split())),
+                    structure=False, asks_period=False, read=False, facts=[f],
+                    derivations=[], n_requirements=1, max_unexplained=9)
+    assert (got is None) if why is None else (why in (got or "")), got

@@ -10,6 +10,8 @@ asked"):
 - a why / what-caused / how-is-it-calculated question asks for words, not a figure;
 - "what is the symbol / the name / the company ..." asks for a name, which no figure is;
 - "which X has the least Y" is not answered by the least Y alone (an aggregate with no row);
+  nor is any "which / who / when" question by a column's total, stored or queried ("which
+  university was founded first?" by the sum of the founding years);
 - a growth, difference, ratio or share the evidence does not compute is not answered by the
   figures it would combine (one figure answers it only when it is itself such a combination);
 - "the average X" with no period named is not answered by one period's figure of X (the
@@ -63,6 +65,10 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
             question) and facts and all(f.kind == "sql" for f in facts):
         return ("the question asks which row holds the extreme value, and the evidence found "
                 "is the extreme value alone (no row named)")
+    if not read and facts and all(_over_rows(f) for f in facts) and (
+            _ASKS_NAME.search(question) or _ASKS_WHEN.search(question)):
+        return ("the question asks which row, or when, and the evidence is a total over a "
+                "column's rows, which names no row and no period")
     if not read and not derivations and len(facts) == 1 and _AVERAGE.search(question) and \
             not _YEAR.search(question) and not _AVERAGE.search(_labels(facts[0])) and \
             _YEAR.search(_labels(facts[0])):
@@ -108,6 +114,10 @@ _ASKS_IDENTIFIER = re.compile(
 # "which locomotive ...", "who ...", "what team ...": the answer is a row's name
 _ASKS_NAME = re.compile(r"^\s*(?:(?:in|of|for|at|from)\s+)?(?:which|who|whom|whose)\b", re.I)
 
+# "when did ...", "in what year ...", "on which date ...": a period is asked for
+_ASKS_WHEN = re.compile(r"^\s*(?:(?:in|on|at|from|during)\s+)?(?:when\b|(?:what|which)\s+"
+                        r"(?:year|date|day|month|season|period)s?\b)", re.I)
+
 _AVERAGE = re.compile(r"\b(?:average|mean|avg)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bf(?:y|iscal)?\s?'?\d{2}\b", re.I)
 
@@ -144,6 +154,14 @@ def _share_column_of_line(f) -> bool:  # commitment.Fact
 def _labels(f) -> str:  # commitment.Fact
     """What a committed figure is labelled with: its line, its column, its period."""
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
+
+
+def _over_rows(f) -> bool:  # commitment.Fact
+    """A figure computed over a column's rows that names none of them: a stored aggregate
+    ("The total founded in t"), or a query's result with no group (a group's result names
+    its group: "Which year had the most sales?")."""
+    return f.kind == "aggregate" or f.kind == "sql" and " GROUP BY " not in (
+        f.locator or "").upper()
 
 
 def _year_like(f) -> bool:
