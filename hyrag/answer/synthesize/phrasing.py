@@ -7,7 +7,9 @@ question: a copula question ("What was the X ...?" -> "The X ... was A"), a quan
 auxiliary and a main verb ("How many N did S V ...?" -> "S V-ed A N ..."), a quantity with a
 copula ("How many N were V-ed ...?" -> "A N were V-ed ..."), a question about when ("When did
 S V ...?" -> "S V-ed ... on A", "In which year was S V-ed?" -> "S was V-ed in A"), and a
-question about which thing ("Which R had the highest X?" -> "A had the highest X"). The main
+question about which thing or who ("Which R had the highest X?" -> "A had the highest X",
+"Which event came first?" -> "A came first", "Who has the most students?" -> "A has the most
+students"). The main
 verb is inflected by lemminflect (irregular verbs, doubled consonants: "spend" -> "spent",
 "occur" -> "occurred"), imported only when a verb needs it. A question of any other shape
 returns None and the synthesizer keeps its template: a statement is never guessed.
@@ -22,6 +24,8 @@ from hyrag.answer.programs.lexicon import DETERMINERS, PREPOSITIONS
 
 _COPULA = frozenset(("is", "was", "are", "were"))
 _AUX_TAG = {"did": "VBD", "does": "VBZ", "do": "VBP"}
+# a verb after "which N" that is no main verb of its own ("which year was / did revenue ...")
+_AUXILIARY = _COPULA | frozenset(_AUX_TAG) | {"had", "has", "have"}
 
 _COPULA_Q = re.compile(r"(?:what|which)\s+(is|was|are|were)\s+(.+)", re.I)
 _HOW_AUX_Q = re.compile(r"how\s+(many|much)\s+(?:(.+?)\s+)?(did|does|do)\s+(.+)", re.I)
@@ -38,6 +42,11 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,}\.
                   r"\b[A-Za-z]{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}")
 _WHICH_Q = re.compile(r"(?:which|what)\s+(\w+(?:\s+\w+)?)\s+(had|has|have|was|were|is|are)"
                       r"\s+(.+)", re.I)
+# "Which team won the most medals", "Who has the most students": the answer is the subject of
+# the verb that follows (a one-word noun after "which", so that "which year revenue grew" is
+# not read as one)
+_WHICH_VERB_Q = re.compile(r"(?:which|what)\s+(\w+)\s+([a-z]+)\s+(.+)", re.I)
+_WHO_Q = re.compile(r"who\s+([a-z]+)\s+(.+)", re.I)
 
 
 def statement(question: str, answer: str, cites: str = "", evidence: str | None = None
@@ -53,7 +62,7 @@ def statement(question: str, answer: str, cites: str = "", evidence: str | None 
         return None
     if evidence is not None and not all(n.lower() in evidence.lower() for n in names(q)):
         return None
-    for shape in (_how_aux, _how_copula, _when, _which, _copula):
+    for shape in (_how_aux, _how_copula, _when, _which, _which_verb, _who, _copula):
         out = shape(q, answer)
         if out:
             out = out.strip().rstrip(".")
@@ -119,9 +128,37 @@ def _which(q: str, answer: str) -> str | None:
     if not m or m.group(1).split()[0].lower() in _COPULA | {"the", "a", "an"}:
         return None
     verb, rest = m.group(2).lower(), m.group(3)
-    if verb in _COPULA and not rest.lower().startswith("the "):
-        return None  # "Which year was revenue highest": the answer is not the subject
+    if verb in _COPULA and not rest.lower().startswith("the ") and \
+            rest.split()[0].lower() not in PREPOSITIONS:
+        # "Which year was revenue highest": the answer is not the subject ("Which event was
+        # in Rome": it is)
+        return None
     return f"{answer} {verb} {rest}"
+
+
+def _which_verb(q: str, answer: str) -> str | None:
+    """"Which event came first?" -> "Opening came first": a verb in the past tense after a
+    one-word noun."""
+    m = _WHICH_VERB_Q.fullmatch(q)
+    if not m or m.group(1).lower() in _COPULA | {"the", "a", "an", "of"}:
+        return None
+    verb = m.group(2)
+    if verb.lower() in _AUXILIARY or not _inflected(verb, "VERB", ("VBD",)):
+        return None
+    return f"{answer} {verb} {m.group(3)}"
+
+
+def _who(q: str, answer: str) -> str | None:
+    """"Who has the most students?" -> "Cornell University has the most students"; "Who was
+    the director of Alpha?" -> "Ann Lee was the director of Alpha"."""
+    m = _WHO_Q.fullmatch(q)
+    if not m:
+        return None
+    verb = m.group(1)
+    if verb.lower() in _AUX_TAG or verb.lower() not in _COPULA | {"has", "had", "have"} \
+            and not _inflected(verb, "VERB", ("VBD", "VBZ")):
+        return None  # "who did ...": an auxiliary, whose clause is not the answer's
+    return f"{answer} {verb} {m.group(2)}"
 
 
 def _when(q: str, answer: str) -> str | None:
@@ -132,6 +169,8 @@ def _when(q: str, answer: str) -> str | None:
     if not m:
         return None
     aux, clause = m.group(1).lower(), m.group(2).split()
+    if re.fullmatch(r"[12],\d{3}", answer):
+        answer = answer.replace(",", "")  # a year from a column of figures: "1795", not "1,795"
     when = f"{'on' if _DAY.search(answer) else 'in'} {answer}"
     at = _main_verb(clause)
     if aux in _AUX_TAG:
