@@ -175,4 +175,16 @@ def test_a_row_picked_by_its_figure_quotes_its_date_as_written(tmp_path):
         a = kb.ask("The game on which date had the most attendance?")
     assert a.decision == "answer"
     assert a.values == ("January 4, 1994",)
-    assert "was 1994-01-04" not in a.text
+    assert "1994-01-04" not in a.text  # nor the row's period key, in a reader's words
+    assert "(as of January 4, 1994) was 17,526" in a.text
+
+
+def test_a_row_label_cell_is_cited_without_restating_itself(tmp_path):
+    """The cell that names a row ("Opening" in the Event column of the row "Opening") is cited
+    as the column's value, not as "Opening Event was Opening"."""
+    (tmp_path / "events.csv").write_text(EVENTS, encoding="utf-8")
+    with hyrag.open(tmp_path / "kb", settings=SETTINGS) as kb:
+        kb.ingest(tmp_path / "events.csv")
+        a = kb.ask("How many events were there?")
+    assert a.decision == "answer" and a.values == (2.0,)
+    assert "Event: Opening [1]" in a.text and "Opening Event was Opening" not in a.text

@@ -25,6 +25,7 @@ from hyrag.answer.programs.lexicon import DETERMINERS, PREPOSITIONS
 _COPULA = frozenset(("is", "was", "are", "were"))
 _AUX_TAG = {"did": "VBD", "does": "VBZ", "do": "VBP"}
 # a verb after "which N" that is no main verb of its own ("which year was / did revenue ...")
+_SINGULAR = {"were": "was", "are": "is", "have": "has"}
 _AUXILIARY = _COPULA | frozenset(_AUX_TAG) | {"had", "has", "have"}
 
 _COPULA_Q = re.compile(r"(?:what|which)\s+(is|was|are|were)\s+(.+)", re.I)
@@ -133,6 +134,8 @@ def _which(q: str, answer: str) -> str | None:
         # "Which year was revenue highest": the answer is not the subject ("Which event was
         # in Rome": it is)
         return None
+    if "," not in answer and " and " not in answer:  # one answer: "Opening was", not "were"
+        verb = _SINGULAR.get(verb, verb)
     return f"{answer} {verb} {rest}"
 
 

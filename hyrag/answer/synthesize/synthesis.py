@@ -75,8 +75,28 @@ def _subject(f: Fact, req) -> str:
         who = ""  # a line item's row label read as both ("Interest cost Interest cost in 2019")
     when = f" in {f.time_key}" if f.time_key else (f" in {req.period}" if req.period else "")
     if f.time_key and len(f.time_key) == 10:  # a day: the date the row or sentence states
-        when = f" (as of {f.time_key})"
+        when = f" (as of {_day(f.time_key)})"
+        if _day(f.time_key) == f.value_text or f.time_key == f.value_text:
+            when = ""  # the row's date cell itself: "X Date was January 4, 1994"
     return f"{who + ' ' if who else ''}{what}{when}".strip()
+
+
+def _day(key: str) -> str:
+    """A day's period key ("1994-01-04") as a reader writes it ("January 4, 1994")."""
+    import datetime as dt
+
+    try:
+        d = dt.date.fromisoformat(key)
+    except ValueError:
+        return key
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+def _names_itself(f: Fact) -> bool:
+    """Is the fact a row's own label cell ("Final" in the Event column of the row "Final")?
+    Stated as "Final Event was Final" it says nothing."""
+    return bool(f.entity) and (f.value_text or "").strip().lower() == str(
+        f.entity).strip().lower()
 
 
 def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
@@ -119,6 +139,9 @@ def draft(verdicts: list, store: CommitmentStore, derivations: list[Derivation],
                 continue
             if len(verdicts) == 1:
                 single = (len(sentences), display(f), cites)
+            if _names_itself(f):  # a row's label cell: the row it names, in its column
+                sentences.append(f"{f.attribute or req.attribute}: {display(f)} {cites}.")
+                continue
             sentences.append(f"{_subject(f, req)[:1].upper()}{_subject(f, req)[1:]} was "
                              f"{display(f)} {cites}.")
         elif v.support == "conflicting":
