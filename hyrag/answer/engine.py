@@ -293,8 +293,11 @@ class AnswerEngine:
                 requirements[0].entity if requirements else None, unheld,
                 requirements[0].period if requirements else None, no_answer))
             text = gap.sentence()  # not the other measure's figure
-        off = aboutness.check(question, commitments.facts, reader.con, self.settings,
-                              cat.vocab) if decision == "answer" and not no_answer else None
+        # the question as the parser read it ("Wset" -> "West"): a misspelt name it placed
+        # is held
+        off = aboutness.check(_corrected(question, parsed.corrections), commitments.facts,
+                              reader.con, self.settings, cat.vocab) \
+            if decision == "answer" and not no_answer else None
         if off:
             no_answer = off[1]  # a Knowledge Gap: what the question names is not held
             gap = commitments.declare_gap(Gap(None, ", ".join(off[0]), None, no_answer))

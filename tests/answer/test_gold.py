@@ -13,7 +13,9 @@ def test_gold_set_accuracy_gaps_and_conflicts(akb):
     assert len(items) >= 150
     results = [judge(it, akb.ask(it["question"])) for it in items]
     wrong = [(r["id"], r["question"], r["decision"], r["text"]) for r in results if not r["ok"]]
-    assert len(wrong) <= 0.1 * len(items), wrong
+    # every one: the set is the product's promise on its own sample data (`hyrag bench
+    # answers` reports 1.000), and a misspelt name ("Wset region") is still the region's
+    assert not wrong, wrong
     assert not [r["id"] for r in results if r["hallucinated_gap"]]
     conflicts = [r for r in results if r["type"] == "conflict"
                  and r["expected_decision"] == "needs_verification"]
