@@ -199,3 +199,26 @@ def test_a_total_over_rows_names_no_row(question, grouped, why) -> None:
                     structure=False, asks_period=False, read=False, facts=[f],
                     derivations=[], n_requirements=1, max_unexplained=9)
     assert (got is None) if why is None else (why in (got or "")), got
+
+
+@pytest.mark.parametrize(("question", "why"), [
+    ("How many titles only had one episode?", "counts titles"),
+    ("What is the number of titles with one episode?", "counts titles"),
+    ("How many episodes were there in all?", None),
+], ids=["rows", "number-of", "the-column"])
+def test_a_count_of_rows_is_not_a_column_total(question, why) -> None:
+    """"How many titles ..." counts rows; the total of the episodes column is no answer to
+    it, while it answers "how many episodes"."""
+    from hyrag.answer.decide.guards import no_answer
+    from hyrag.answer.link.commitment import Fact
+    from hyrag.answer.parse.parser import ParsedQuestion
+
+    sql = 'SELECT SUM("episodes") AS value FROM "t"'
+    f = Fact(claim_id="sql:2", requirement="R1", source="sql", locator=sql,
+             text="The total episodes in t was 31.", entity=None, attribute="episodes",
+             value=31.0, value_text="31", value_base=31.0, unit="", scale="", time_key=None,
+             kind="sql", table="t", score=1.0, warrant_query=sql)
+    got = no_answer(question, ParsedQuestion(question, tuple(question.split())),
+                    structure=False, asks_period=False, read=False, facts=[f],
+                    derivations=[], n_requirements=1, max_unexplained=9)
+    assert (got is None) if why is None else (why in (got or "")), got

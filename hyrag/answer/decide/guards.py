@@ -11,7 +11,9 @@ asked"):
 - "what is the symbol / the name / the company ..." asks for a name, which no figure is;
 - "which X has the least Y" is not answered by the least Y alone (an aggregate with no row);
   nor is any "which / who / when" question by a column's total, stored or queried ("which
-  university was founded first?" by the sum of the founding years);
+  university was founded first?" by the sum of the founding years), and a "how many N"
+  question by the total of a column that is not N ("how many titles only had one episode?"
+  by the total of the episodes column);
 - a growth, difference, ratio or share the evidence does not compute is not answered by the
   figures it would combine (one figure answers it only when it is itself such a combination);
 - "the average X" with no period named is not answered by one period's figure of X (the
@@ -27,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hyrag.answer.link.coverage import evidence_texts, unexplained, unheld_numbers
+from hyrag.answer.link.coverage import evidence_texts, unexplained, unheld_numbers, words
 from hyrag.answer.parse.parser import ParsedQuestion
 
 
@@ -69,6 +71,12 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
             _ASKS_NAME.search(question) or _ASKS_WHEN.search(question)):
         return ("the question asks which row, or when, and the evidence is a total over a "
                 "column's rows, which names no row and no period")
+    counted = _counted(question)
+    if not read and counted and facts and all(_over_rows(f) and "COUNT(" not in (
+            f.locator or "").upper() for f in facts) and not any(
+            words(counted) & words(f"{f.attribute} {f.text}") for f in facts):
+        return (f"the question counts {counted}, and the evidence is a total of another "
+                "column, not a count of them")
     if not read and not derivations and len(facts) == 1 and _AVERAGE.search(question) and \
             not _YEAR.search(question) and not _AVERAGE.search(_labels(facts[0])) and \
             _YEAR.search(_labels(facts[0])):
@@ -154,6 +162,20 @@ def _share_column_of_line(f) -> bool:  # commitment.Fact
 def _labels(f) -> str:  # commitment.Fact
     """What a committed figure is labelled with: its line, its column, its period."""
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
+
+
+# "how many airlines have ...", "what is the number of counties ...": what is counted, up to
+# the verb, preposition or qualifier that ends the noun phrase
+_HOW_MANY = re.compile(r"^\s*(?:how\s+many|(?:what\s+(?:is|was)\s+)?the\s+(?:total\s+)?number\s+"
+                       r"of)\s+(.+?)(?=\s+(?:did|does|do|were|was|are|is|have|has|had|in|on|at|"
+                       r"of|for|from|by|with|that|who|which|whose|only|not|ever|than|more|less|"
+                       r"over|under|above|below)\b|\s*\?|$)", re.I)
+
+
+def _counted(question: str) -> str:
+    """What a "how many N ..." question counts ("airlines"), or ""."""
+    m = _HOW_MANY.match(question)
+    return m.group(1).strip() if m and len(m.group(1).split()) <= 3 else ""
 
 
 def _over_rows(f) -> bool:  # commitment.Fact

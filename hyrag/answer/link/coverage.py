@@ -38,6 +38,11 @@ def _stem(w: str) -> str:
     return singular(w.lower().replace("’", "'").removesuffix("'s"))
 
 
+def words(text: str | None) -> set[str]:
+    """A text's words as `unexplained` compares them (`_stem`: case, possessive, plural)."""
+    return _words(text)
+
+
 def _words(text: str | None) -> set[str]:
     return {_stem(w) for w in re.findall(r"[A-Za-z][A-Za-z'’-]*|\d+", text or "")
             for w in re.split(r"[-]", w) if w}
