@@ -211,14 +211,15 @@ def test_a_count_of_rows_is_not_a_column_total(question, why) -> None:
     it, while it answers "how many episodes"."""
     from hyrag.answer.decide.guards import no_answer
     from hyrag.answer.link.commitment import Fact
-    from hyrag.answer.parse.parser import ParsedQuestion
+    from hyrag.answer.parse.parser import ParsedQuestion, counted_noun
 
     sql = 'SELECT SUM("episodes") AS value FROM "t"'
     f = Fact(claim_id="sql:2", requirement="R1", source="sql", locator=sql,
              text="The total episodes in t was 31.", entity=None, attribute="episodes",
              value=31.0, value_text="31", value_base=31.0, unit="", scale="", time_key=None,
              kind="sql", table="t", score=1.0, warrant_query=sql)
-    got = no_answer(question, ParsedQuestion(question, tuple(question.split())),
+    parsed = ParsedQuestion(question, tuple(question.split()), counted=counted_noun(question))
+    got = no_answer(question, parsed,
                     structure=False, asks_period=False, read=False, facts=[f],
                     derivations=[], n_requirements=1, max_unexplained=9)
     assert (got is None) if why is None else (why in (got or "")), got

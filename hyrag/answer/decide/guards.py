@@ -71,7 +71,7 @@ def no_answer(question: str, parsed: ParsedQuestion, *, structure: bool, asks_pe
             _ASKS_NAME.search(question) or _ASKS_WHEN.search(question)):
         return ("the question asks which row, or when, and the evidence is a total over a "
                 "column's rows, which names no row and no period")
-    counted = _counted(question)
+    counted = parsed.counted
     if not read and counted and facts and all(_over_rows(f) and "COUNT(" not in (
             f.locator or "").upper() for f in facts) and not any(
             words(counted) & words(f"{f.attribute} {f.text}") for f in facts):
@@ -162,20 +162,6 @@ def _share_column_of_line(f) -> bool:  # commitment.Fact
 def _labels(f) -> str:  # commitment.Fact
     """What a committed figure is labelled with: its line, its column, its period."""
     return f"{f.entity or ''} {f.attribute} {f.time_key or ''}"
-
-
-# "how many airlines have ...", "what is the number of counties ...": what is counted, up to
-# the verb, preposition or qualifier that ends the noun phrase
-_HOW_MANY = re.compile(r"^\s*(?:how\s+many|(?:what\s+(?:is|was)\s+)?the\s+(?:total\s+)?number\s+"
-                       r"of)\s+(.+?)(?=\s+(?:did|does|do|were|was|are|is|have|has|had|in|on|at|"
-                       r"of|for|from|by|with|that|who|which|whose|only|not|ever|than|more|less|"
-                       r"over|under|above|below)\b|\s*\?|$)", re.I)
-
-
-def _counted(question: str) -> str:
-    """What a "how many N ..." question counts ("airlines"), or ""."""
-    m = _HOW_MANY.match(question)
-    return m.group(1).strip() if m and len(m.group(1).split()) <= 3 else ""
 
 
 def _over_rows(f) -> bool:  # commitment.Fact

@@ -40,10 +40,6 @@ def _stem(w: str) -> str:
 
 def words(text: str | None) -> set[str]:
     """A text's words as `unexplained` compares them (`_stem`: case, possessive, plural)."""
-    return _words(text)
-
-
-def _words(text: str | None) -> set[str]:
     return {_stem(w) for w in re.findall(r"[A-Za-z][A-Za-z'’-]*|\d+", text or "")
             for w in re.split(r"[-]", w) if w}
 
@@ -51,7 +47,7 @@ def _words(text: str | None) -> set[str]:
 def unexplained(residual: Iterable[str], evidence: Iterable[str]) -> list[str]:
     """The parser's residual words (in question order, once each) that no evidence text
     contains and that are not filler: what the committed figures do not speak to."""
-    seen = set().union(*(_words(t) for t in evidence)) if evidence else set()
+    seen = set().union(*(words(t) for t in evidence)) if evidence else set()
     out: list[str] = []
     for w in residual:
         s = _stem(w)
@@ -68,20 +64,18 @@ def evidence_texts(facts: Iterable) -> list[str]:  # commitment.Fact
     return out
 
 
-# a number standing alone: "2,000", "1890", "16.5", "$5" — not part of a name or code ("FY19",
-# "Q4", "10-K", "ASC 606" keeps 606: a standard's number the evidence must hold too), nor an
-# ordinal ("1st", "2nd": a position is read as text by the routes that rank)
-_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w-]*[A-Za-z])(?!\.\d)")
+# digits as any text writes them: what evidence holds of a number ("2019" in "2019-12-31")
 _DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
 def question_numbers(question: str) -> list[tuple[str, float]]:
-    """The numbers `question` states on their own (`_NUMBER`), as written and as values."""
-    out = []
-    for m in _NUMBER.finditer(question):
-        text = m.group(0)
-        out.append((text, float(text.replace(",", ""))))
-    return out
+    """The numbers `question` states, as written and as values: the ReverseVerifier's
+    tokenizer (`verify.tokens.numbers`: no period code, "FY19" or "Q4", no ordinal, "1st"),
+    without a number that starts a code ("10-K")."""
+    from verify.tokens import numbers
+
+    return [(t.text, abs(t.value)) for t in numbers(question)
+            if not question[t.end:t.end + 2].lstrip("-")[:1].isalpha()]
 
 
 def unheld_numbers(question: str, facts: Iterable) -> list[str]:  # commitment.Fact

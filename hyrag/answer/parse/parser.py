@@ -93,6 +93,7 @@ class ParsedQuestion:
     trend: bool = False
     relation: bool = False
     residual: tuple[str, ...] = ()  # words no vocabulary item explained
+    counted: str = ""  # what a count question counts: "how many airlines have ..." -> airlines
     clarify: tuple[str, ...] = ()  # why the question cannot choose its evidence
 
     @property
@@ -110,6 +111,20 @@ class ParsedQuestion:
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+# "how many airlines have ...", "what is the number of counties ...": what is counted, up to
+# the verb, preposition or qualifier that ends the noun phrase
+_HOW_MANY = re.compile(r"^\s*(?:how\s+many|(?:what\s+(?:is|was)\s+)?the\s+(?:total\s+)?number\s+"
+                       r"of)\s+(.+?)(?=\s+(?:did|does|do|were|was|are|is|have|has|had|in|on|at|"
+                       r"of|for|from|by|with|that|who|which|whose|only|not|ever|than|more|less|"
+                       r"over|under|above|below)\b|\s*\?|$)", re.I)
+
+
+def counted_noun(question: str) -> str:
+    """What a "how many N ..." question counts ("airlines"), or ""."""
+    m = _HOW_MANY.match(question)
+    return m.group(1).strip() if m and len(m.group(1).split()) <= 3 else ""
 
 
 def parse(question: str, cat: Catalog, *, fiscal_year_start_month: int = 1) -> ParsedQuestion:
@@ -275,7 +290,7 @@ def parse(question: str, cat: Catalog, *, fiscal_year_start_month: int = 1) -> P
         entities=tuple(entities), measure=measure, scope=tuple(scope), count_table=count_table,
         periods=tuple(periods), interval=interval, operation=operation, group_by=group_by,
         ranking=ranking, comparison=comparison, trend=trend, relation=relation,
-        residual=residual, clarify=clarify,
+        residual=residual, clarify=clarify, counted=counted_noun(question),
     )
 
 

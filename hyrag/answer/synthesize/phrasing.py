@@ -24,8 +24,9 @@ from hyrag.answer.programs.lexicon import DETERMINERS, PREPOSITIONS
 
 _COPULA = frozenset(("is", "was", "are", "were"))
 _AUX_TAG = {"did": "VBD", "does": "VBZ", "do": "VBP"}
-# a verb after "which N" that is no main verb of its own ("which year was / did revenue ...")
+# one answer takes the singular of a plural copula ("Opening was before 1969")
 _SINGULAR = {"were": "was", "are": "is", "have": "has"}
+# a verb after "which N" that is no main verb of its own ("which year was / did revenue ...")
 _AUXILIARY = _COPULA | frozenset(_AUX_TAG) | {"had", "has", "have"}
 
 _COPULA_Q = re.compile(r"(?:what|which)\s+(is|was|are|were)\s+(.+)", re.I)

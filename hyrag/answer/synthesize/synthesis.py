@@ -75,9 +75,9 @@ def _subject(f: Fact, req) -> str:
         who = ""  # a line item's row label read as both ("Interest cost Interest cost in 2019")
     when = f" in {f.time_key}" if f.time_key else (f" in {req.period}" if req.period else "")
     if f.time_key and len(f.time_key) == 10:  # a day: the date the row or sentence states
-        when = f" (as of {_day(f.time_key)})"
-        if _day(f.time_key) == f.value_text or f.time_key == f.value_text:
-            when = ""  # the row's date cell itself: "X Date was January 4, 1994"
+        day = _day(f.time_key)
+        # not beside the row's date cell itself: "X Date was January 4, 1994"
+        when = "" if f.value_text in (day, f.time_key) else f" (as of {day})"
     return f"{who + ' ' if who else ''}{what}{when}".strip()
 
 
