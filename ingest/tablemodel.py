@@ -567,6 +567,22 @@ def is_figure(text: str) -> bool:
     return not t or t.isdigit() or (t.endswith("bps") and t[:-3].strip("() ").isdigit())
 
 
+# a footnote mark a report prints after a row's label: "Audit Fees (1)", "Other items(2)",
+# "Total segment assets:(1)", "Net revenue*", "Capital leases ¹", possibly several
+# ("(1)(2)"); a letter in brackets is a mark in lower case only ("Net income (a)", not
+# "Class (A)")
+_FOOTNOTE_MARK = re.compile(r"(?:\s*(?:\(\d{1,2}\)|\([a-z]\)|[*†‡]+|[¹²³⁰-⁹]+))+\s*$")
+
+
+def without_footnote_mark(label: str) -> str:
+    """A row's label as it names the row, without the footnote mark printed after it
+    (`_FOOTNOTE_MARK`): the mark points at a note below the table and names nothing, so a
+    question about "audit fees" names "Audit Fees (1)" as fully as "Total Fees" names "total
+    fees" (`hyrag.answer.programs.link`). A label that is nothing but a mark is kept."""
+    bare = _FOOTNOTE_MARK.sub("", label).rstrip(" :")
+    return bare if bare else label
+
+
 def _row_scale(own: str, headings: Sequence[str]) -> tuple[str, str] | None:
     """The measure a row's figures are stated in when it is not the title's (`row_measure`):
     its own label's percentage first; then the section headings above it, innermost first —

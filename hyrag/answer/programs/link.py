@@ -25,7 +25,7 @@ from hyrag.answer.programs.lexicon import (
     year_of_text,
     years,
 )
-from ingest.tablemodel import TableModel, is_figure
+from ingest.tablemodel import TableModel, is_figure, without_footnote_mark
 
 # rows and columns kept as candidates per table: enough that the right one is almost always
 # among them (recall), few enough that the programs over them stay few
@@ -153,11 +153,14 @@ def index(model: TableModel) -> TableIndex:
     labels, sections, texts, names_of = [], [], [], []
     headings = {r.path[-1] for r in model.rows if r.kind == "heading" and r.path}
     for r in model.rows:
+        # a row is named by its label's words, not by the footnote mark printed after it
+        # ("Audit Fees (1)"); it is still quoted as written
         label = row_label(r.path, headings)
-        names = [lvl for lvl in r.path if lvl not in headings and not is_figure(lvl)]
+        names = [without_footnote_mark(lvl) for lvl in r.path
+                 if lvl not in headings and not is_figure(lvl)]
         labels.append(frozenset(w for lvl in names for w in content(lvl)))
         sections.append(frozenset(w for lvl in r.path if lvl in headings for w in content(lvl)))
-        texts.append(label.lower())
+        texts.append(without_footnote_mark(label).lower())
         names_of.append(label)
     cols, cyears, cperiods = [], [], []
     for c in model.columns:
