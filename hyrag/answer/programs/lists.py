@@ -72,7 +72,7 @@ from hyrag.answer.programs.lexicon import (
     written,
 )
 from hyrag.answer.programs.link import CellLink, Question, TableIndex, link_cells
-from hyrag.answer.programs.relatedness import asked_words, question_rarity, relatedness
+from hyrag.answer.programs.relatedness import asked_words, header_relatedness
 from ingest.timekeys import month_number
 
 # caps that bound the candidates per table (latency): columns looked up, numeric columns
@@ -98,8 +98,6 @@ MAX_SAME_COLUMNS = 3
 MAX_HEAD_WORDS = 4
 # a column is numeric when at least this share of its data rows show a figure
 NUMERIC_SHARE = 0.6
-# content words of the question crossed with the answer column's header words (`col_feats`)
-MAX_ASKED_WORDS = 10
 # a kind prefix of every list candidate's `shape` (`score.op_key` keys operators by it)
 PREFIX = "list:"
 
@@ -130,7 +128,11 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     rank = {j: k for k, j in enumerate(order)}
     said = tokens(q.text)
     opening = "_".join(said[:2])
-    asked = sorted(q.words)[:MAX_ASKED_WORDS]
+    # the question's own words that may name a column (`relatedness.asked_words`: unstemmed,
+    # no stop word, none a cell holds — such a word names a row), crossed with the answer
+    # column's header words and with the order of the rows (`col_feats`, `list:next`), and
+    # compared with the headers by their relatedness
+    asked = asked_words(q.text, lambda w: stem(w) in ti.value_words)
     heads = [sorted(set(tokens(" ".join(c.path))))[:MAX_HEAD_WORDS] for c in model.columns]
     values = [v for v in link_cells(q, ti) if any(i in place for i, _ in v.cells)]
     # the question's bounds on figures, and on years by their order in time ("before 1992":
@@ -151,20 +153,11 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
     # the columns whose header the question names (most of its words)
     named_cols = [j for j in range(ncols) if cover[j] >= NAMED_COVER]
     # per column, how related its header is to the words of the question no cell holds
-    # ("earns" and "Salary"; `relatedness`): what the lexical cover misses — to the nearest
-    # of them, and to the first (the noun a question asks for comes first: "what *attendance*
-    # did the final draw?"). Features, not an order: taking the columns by relatedness too
-    # kept fewer right candidates than the columns' own order
-    # ; and to each word weighed by how rarely questions use it (`question_rarity`: "most",
-    # "first", "number" are in every other question and name no column)
-    asked = asked_words(q.text, lambda w: stem(w) in ti.value_words)
-    sims = relatedness(asked, [" ".join(c.path) for c in model.columns])
-    rel = sims.max(axis=1) if sims.size else [0.0] * ncols
-    head_rel = sims[:, 0] if sims.size else [0.0] * ncols
-    rare_rel = (sims * question_rarity(asked)).max(axis=1) if sims.size else [0.0] * ncols
-    best_rel = float(max(rel, default=0.0))
-    best_head = float(max(head_rel, default=0.0))
-    best_rare = float(max(rare_rel, default=0.0))
+    # ("earns" and "Salary"; `relatedness.header_relatedness`): what the lexical cover
+    # misses. Features, not an order: taking the columns by relatedness too kept fewer right
+    # candidates than the columns' own order
+    rels = header_relatedness(asked, [" ".join(c.path) for c in model.columns])
+    best_rels = {name: max(vals, default=0.0) for name, vals in rels.items()}
     out: list[Candidate] = []
 
     def col_feats(j: int, prefix: str = "") -> dict[str, float]:
@@ -173,13 +166,10 @@ def enumerate_list_programs(q: Question, ti: TableIndex) -> list[Candidate]:
                f"{prefix}col_first": float(j == 0),
                f"{prefix}col_numeric": float(j in numeric),
                f"{prefix}role={role}": 1.0, f"{prefix}q={opening}:role={role}": 1.0,
-               f"{prefix}q={opening}:numeric={j in numeric}": 1.0,
-               f"{prefix}col_rel": float(rel[j]),
-               f"{prefix}col_rel_best": float(best_rel > 0 and rel[j] == best_rel),
-               f"{prefix}col_rel_head": float(head_rel[j]),
-               f"{prefix}col_rel_head_best": float(best_head > 0 and head_rel[j] == best_head),
-               f"{prefix}col_rel_rare": float(rare_rel[j]),
-               f"{prefix}col_rel_rare_best": float(best_rare > 0 and rare_rel[j] == best_rare)}
+               f"{prefix}q={opening}:numeric={j in numeric}": 1.0}
+        for rel, vals in rels.items():  # the column's relatedness, and whether it is the best
+            out[f"{prefix}{rel}"] = vals[j]
+            out[f"{prefix}{rel}_best"] = float(best_rels[rel] > 0 and vals[j] == best_rels[rel])
         # the question's opening crossed with the column's header words: "who" asks a name
         # column, "when" a date one, "where" a venue; which header words answer which
         # opening is learned, not listed

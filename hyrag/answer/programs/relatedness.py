@@ -18,19 +18,17 @@ the lexical features alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from hyrag.answer.programs.lexicon import STOP
+from hyrag.answer.programs.lexicon import STOP, written
 
 if TYPE_CHECKING:
     import numpy as np
 
 # a question's words compared with headers: alphabetic, at least this long, no function word
 MIN_WORD_LENGTH = 3
-_WORD = re.compile(r"[a-z]+")
 
 
 def asked_words(text: str, held: Callable[[str], bool] = lambda w: False
@@ -39,10 +37,26 @@ def asked_words(text: str, held: Callable[[str], bool] = lambda w: False
     column: no function word, none that `held` says a cell holds (such a word names a row,
     not a column), each once, in order."""
     out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if len(w) >= MIN_WORD_LENGTH and w not in STOP and w not in out and not held(w):
+    for w in written(text):
+        if (w.isalpha() and len(w) >= MIN_WORD_LENGTH and w not in STOP and w not in out
+                and not held(w)):
             out.append(w)
     return tuple(out)
+
+
+def header_relatedness(asked: Sequence[str], headers: Sequence[str]
+                       ) -> dict[str, list[float]]:
+    """Per header, how related it is to the question's words (`asked_words`): to the nearest
+    of them (`col_rel`), to the first (`col_rel_head`: the noun a question asks for comes
+    first, "what *attendance* did the final draw?"), and to each weighed by its
+    `question_rarity` (`col_rel_rare`). The list ranker's features (`lists`)."""
+    sims = relatedness(asked, headers)
+    if not sims.size:
+        zeros = [0.0] * len(headers)
+        return {"col_rel": zeros, "col_rel_head": zeros, "col_rel_rare": zeros}
+    return {"col_rel": [float(x) for x in sims.max(axis=1)],
+            "col_rel_head": [float(x) for x in sims[:, 0]],
+            "col_rel_rare": [float(x) for x in (sims * question_rarity(asked)).max(axis=1)]}
 
 
 def relatedness(words: Sequence[str], phrases: Sequence[str]) -> np.ndarray:
